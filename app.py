@@ -1,0 +1,87 @@
+"""The NaviTrace leaderboard Space: wiring only (pages in ``space/``, logic in ``leaderboard/`` and ``scoring/``).
+
+    python app.py        # serves on GRADIO_SERVER_PORT (default 7860), GRADIO_SERVER_NAME (default 127.0.0.1)
+
+Settings come from the environment once, here (``leaderboard.Settings``, ``space.settings.SpaceSettings``).
+The background scorer (APScheduler) starts with the app and stops with it.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+import signal
+
+import gradio as gr
+
+from leaderboard import Settings, about
+from leaderboard.scheduler import start_worker
+from space import about_tab, explorer_tab, leaderboard_tab, maintainers_tab, my_submissions_tab, submit_tab
+from space.server import launch
+from space.services import Services
+from space.settings import SpaceSettings
+
+log = logging.getLogger("app")
+
+
+def build_demo(settings: Settings, services: Services) -> gr.Blocks:
+    """The page: header with sign-in, then one tab per task. ``settings`` are the service's settings."""
+    auth = services.auth
+    with gr.Blocks(title=about.TITLE, analytics_enabled=False, delete_cache=(1800, 3600)) as demo:
+        with gr.Row(equal_height=True, elem_id="nt-header"):
+            with gr.Column(scale=3):
+                gr.Markdown(f"# {about.TITLE}\n{about.INTRO}")
+            with gr.Column(scale=2, min_width=320):
+                identity = gr.HTML(auth.bar_html(None), elem_id="identity-bar")
+                if not auth.local:
+                    gr.LoginButton(elem_id="login-button")
+        with gr.Tabs(elem_id="tabs"):
+            board_tab = leaderboard_tab.build(services)
+            submit_tab.build(services, demo)
+            my_submissions_tab.build(services, demo)
+            explorer_tab.build(services, demo)
+            about_tab.build(services, demo)
+            maintainers = maintainers_tab.build(services, demo)
+
+        def who(profile: gr.OAuthProfile | None):
+            return auth.bar_html(profile), gr.update(visible=auth.is_maintainer(profile))
+
+        demo.load(who, None, [identity, maintainers.tab], show_progress="hidden", api_visibility="undocumented")
+        board_tab.refresh(demo.load)
+    return demo
+
+
+def main(environ: dict[str, str] | None = None) -> None:
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    for chatty in ("apscheduler", "httpx"):  # a line per scheduler tick or HTTP call drowns the service's log
+        logging.getLogger(chatty).setLevel(logging.WARNING)
+    environ = dict(os.environ if environ is None else environ)
+    space = SpaceSettings.from_env(environ)
+    settings = Settings.from_env(environ)
+    services = Services.create(settings, space)
+    demo = build_demo(settings, services)
+    services.warmup.start()
+    scheduler = start_worker(services.board.worker, settings.score_interval_s)
+    signal.signal(signal.SIGTERM, _stop)  # `docker stop`, a Space restart: close the server and the scheduler
+    log.info("serving on http://%s:%d (%s)", space.server_name, space.server_port, _mode(space))
+    try:
+        launch(demo, settings, space)
+    finally:
+        scheduler.shutdown(wait=False)  # a job cut short is taken up again on the next start (its lease expires)
+        shutil.rmtree(services.scratch, ignore_errors=True)
+        log.info("stopped")
+
+
+def _stop(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt  # gradio's launch() closes the server on it
+
+
+def _mode(space: SpaceSettings) -> str:
+    if space.on_space:
+        return f"Space {space.space_id}, Hugging Face sign-in"
+    return f"local development sign-in ({space.local_sign_in})"
+
+
+if __name__ == "__main__":
+    main()

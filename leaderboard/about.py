@@ -1,0 +1,176 @@
+"""All the words on the Space's pages, in one place (the HF leaderboard template's idea, without its I/O).
+
+Plain strings and small functions that fill in numbers; no gradio, no I/O at import time.
+"""
+
+from __future__ import annotations
+
+from scoring.prediction import MAX_ABS_COORDINATE, MAX_POINTS, MIN_POINTS
+from scoring.row import NEAR_DISTANCE
+
+TITLE = "NaviTrace Leaderboard"
+PAPER = "https://arxiv.org/abs/2510.26909"
+DATASET = "https://huggingface.co/datasets/leggedrobotics/navitrace"
+WEBPAGE = "https://leggedrobotics.github.io/navitrace_webpage/"
+
+INTRO = (
+    "Vision-language models draw a **2D navigation trace** into a first-person photo for an embodiment "
+    "(Human, Legged Robot, Wheeled Robot, Bicycle). Upload your model's traces for the **test split** "
+    "(ground truth hidden) to be scored here; maintainers approve entries onto the board. "
+    f"[Paper]({PAPER}) · [Dataset]({DATASET})"
+)
+
+BOARD_HELP = (
+    "**Score**: 100 is a perfect trace, **0 is the straight-forward baseline** (a vertical line up the image centre), "
+    "negative is worse than that; invalid or missing rows count as 0. **Coverage**: share of rows with a valid trace. "
+    "**Valid-only**: the mean over valid rows only, the figure the authors' notebook prints. "
+    "Rows marked *reported* are published figures with their source, not scored here."
+)
+
+CHARTS_HELP = (
+    "The best scored submissions of the split compared per embodiment and per task category: one line per model, "
+    "each point the coverage-aware score over that subset (0 = the baseline's overall level, 100 = perfect). "
+    "Reported rows have no breakdown."
+)
+
+SUBMIT_HELP = """\
+1. **Sign in**, pick the split and upload your predictions TSV (one row per sample and embodiment, the
+   format of the published inference notebook; see *About* for examples).
+2. **Check the file**: the report counts valid, invalid and missing rows and lists the first problems
+   with their line numbers. Nothing is stored or counted yet.
+3. **Submit**: you get a submission id; scoring runs in the background and *My submissions* updates by itself.
+
+**Validation** submissions are scored privately with row-by-row feedback (and the *Explorer* shows every
+row). **Test** submissions are scored against the hidden ground truth, count against the daily limit, and
+reach the public board only if you tick *publish* and a maintainer approves.
+"""
+
+MY_HELP = (
+    "Your submissions, newest first. The status updates by itself every few seconds: PENDING (queued) → "
+    "RUNNING → FINISHED or FAILED (with the reason). Scores of test submissions are aggregates only; "
+    "validation submissions also give per-row scores to download and to open in the Explorer."
+)
+
+EXPLORER_HELP = (
+    "See why a trace scores what it scores, on the **validation split** (its ground truth is public; the test "
+    "split's never leaves the server). Pick a sample and an embodiment, or one row of your own validation "
+    "submission. Green: expert traces (the one compared, in bold). Blue: the predicted trace. Red tint: where a "
+    f"trace pays the embodiment's semantic penalty (more than {NEAR_DISTANCE:g} px from the compared expert "
+    "trace; stronger red costs more). Orange dots: predicted pixels that paid it."
+)
+
+MAINTAINERS_HELP = (
+    "Entries waiting for a decision, oldest first. Every action here is checked again on the server against "
+    "MAINTAINERS and lands in the audit log (who, what, when, before and after)."
+)
+
+LOCAL_SIGN_IN = (
+    "**Local development sign-in.** This Space is not running on Hugging Face, so there is no Hugging Face "
+    "login: type any user name to act as that user. Names listed in MAINTAINERS get the maintainers' page."
+)
+
+FORMULA = (
+    r"$$\text{score} = \frac{B - \min_j \left(\mathrm{DTW}(P, G_j) + \mathrm{FDE}(P, G_j)"
+    r" + \mathrm{Penalty}(P, G_j)\right)}{B} \times 100$$"
+)
+
+ABOUT = f"""\
+## What NaviTrace is
+
+NaviTrace ([arXiv:2510.26909]({PAPER}), Robotic Systems Lab, ETH Zürich) is a visual question answering
+benchmark for embodied navigation. A model sees a first-person image, a task ("go to the entrance on the
+right") and an embodiment (Human, Legged Robot, Wheeled Robot or Bicycle), and answers with a **trace**: a
+list of `[x, y]` pixel points from where the camera stands to the goal. About 1,000 scenarios with over
+3,000 expert traces, split in half: **validation** (ground truth public, for development) and **test**
+(ground truth hidden, for this leaderboard). Dataset: [{DATASET.removeprefix("https://")}]({DATASET}).
+
+## How a trace is scored
+
+Each row (a sample and an embodiment) compares your trace `P` with every expert trace `G_j` of that
+embodiment and keeps the best match. For each `G_j`, the shorter of the two traces is first resampled to
+the longer one's length (evenly along its arc length), then three costs in pixels are added:
+
+- **DTW**: dynamic time warping, the summed distance along the best alignment of the two traces (does the
+  path follow the expert's route?);
+- **FDE**: the distance between the two end points (did it reach the goal?);
+- **Penalty**: the mean, over the pixels of your trace drawn as lines, of the embodiment's cost for the
+  ground under each pixel (a bicycle on a sidewalk, anyone through a building or a car), charged only more
+  than {NEAR_DISTANCE:g} px away from the expert trace.
+
+```
+raw_j = DTW(P, G_j) + FDE(P, G_j) + Penalty(P, G_j)        raw = min over j of raw_j     (pixels, lower is better)
+score = (B − raw) / B × 100                                 B = mean raw score of the straight-forward baseline
+```
+
+{FORMULA}
+
+**100** is a perfect trace, **0** the average of the *straight-forward* baseline (a vertical line up the
+image centre, `[[W/2, H−1], [W/2, 0]]`), negative worse than that. `B = 3234.75` for NaviTrace.
+
+## Invalid and missing rows
+
+The ranking **score** is the mean over **every expected row** of the split; a row that is missing from
+your file, or whose prediction is invalid, counts as **0** (the straight-forward level), so answering only
+the easy rows does not pay. The **valid-only** score (the mean over valid rows, what the authors' notebook
+prints as "Total Score") and the **coverage** (valid rows / expected rows) are shown beside it.
+
+A prediction is invalid when it is not a JSON list of {MIN_POINTS} to {MAX_POINTS} `[x, y]` points, holds a
+non-number (`true`, `"12"`) or a non-finite number, has a coordinate beyond ±{MAX_ABS_COORDINATE:,.0f}, or
+never enters the image. Coordinates are **pixels of the original image** and are never rescaled: if your
+model outputs values in [0, 1], multiply by the image width and height (the check warns you).
+
+## The submission file
+
+A tab-separated file (UTF-8, header row), one row per (sample, embodiment), exactly what the published
+inference notebook writes with `pandas.DataFrame.to_csv(sep="\\t", index=False)`:
+
+| column | required | meaning |
+|---|---|---|
+| `sample_id` | yes | a sample of the chosen split |
+| `embodiment` | yes | one of that sample's embodiments |
+| `prediction` | yes | JSON list of `[x, y]` pixel points, e.g. `[[720, 1026], [731, 880]]` (`[]`: no answer) |
+| `category`, `raw_response`, `reasoning` | no | copied from the dataset / the model's text; ignored for scoring |
+
+The example files below were made with `python -m scoring example-submission` on this Space's public
+dataset: *straight* is the baseline (scores 0), *noisy* jitters the first expert trace (validation only),
+*perfect* copies it (validation only; scores 100).
+
+## Scoring locally
+
+The scorer of this Space is the `scoring` package of its repository; it gives the same numbers on the
+validation split:
+
+```bash
+python -m scoring example-submission --dataset leggedrobotics/navitrace --split validation --kind noisy pred.tsv
+python -m scoring score pred.tsv --dataset leggedrobotics/navitrace --split validation --rows-out rows.tsv
+```
+
+`--dataset` takes a Hub dataset id or a local folder in the Hub layout (`data/validation-*.parquet`).
+`--rows-out` writes every row's score with its DTW, FDE and penalty, like the per-row download of
+*My submissions*.
+
+## Citation
+
+```bibtex
+@article{{windecker2025navitrace,
+  title   = {{NaviTrace: Evaluating Embodied Navigation of Vision-Language Models}},
+  author  = {{Windecker, Tim and Patel, Manthan and Reuss, Moritz and Schwarzkopf, Richard and
+             Cadena, Cesar and Lioutikov, Rudolf and Hutter, Marco and Frey, Jonas}},
+  journal = {{arXiv preprint arXiv:2510.26909}},
+  year    = {{2025}}
+}}
+```
+"""
+
+
+def quota_text(left: int | None, limit: int) -> str:
+    """The quota line on the submit page.
+
+    >>> quota_text(2, 3)
+    'Test submissions left in the last 24 hours: **2 of 3** (validation submissions are not limited).'
+    """
+    if left is None:
+        return f"Sign in to see your daily limit ({limit} test submissions per 24 hours)."
+    return (
+        f"Test submissions left in the last 24 hours: **{left} of {limit}** (validation submissions are not limited)."
+    )

@@ -1,0 +1,145 @@
+"""``python -m leaderboard``: the maintainer CLI over ``Leaderboard`` (command names and flags are a contract).
+
+Exit status: 0 done; 2 refused (a rejected file, an exceeded quota, a user not in
+``MAINTAINERS``), with one line on stderr; 1 any other error (unknown id, unusable settings,
+storage unreachable). ``submit`` prints the submission id as its last line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+from collections.abc import Mapping, Sequence
+
+from leaderboard import commands
+from leaderboard.config import Settings, SettingsError
+from leaderboard.errors import LeaderboardError, NotAuthorised, QuotaExceeded, Rejected
+from leaderboard.records import SPLITS
+from leaderboard.service import Leaderboard
+from leaderboard.storage import StorageError
+from scoring import AnswerKeyError
+
+EXIT_REFUSED, EXIT_ERROR = 2, 1
+
+
+def main(argv: Sequence[str] | None = None, environ: Mapping[str, str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    level = logging.INFO if args.command == "work" else logging.WARNING
+    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    try:
+        service = Leaderboard(Settings.from_env(os.environ if environ is None else environ))
+        return int(args.run(service, args) or 0)
+    except (Rejected, QuotaExceeded) as error:
+        return _fail(f"rejected: {error}", EXIT_REFUSED)
+    except NotAuthorised as error:
+        return _fail(f"not allowed: {error}", EXIT_REFUSED)
+    except (LeaderboardError, SettingsError, StorageError, AnswerKeyError) as error:
+        return _fail(f"error: {error}", EXIT_ERROR)
+    except KeyboardInterrupt:
+        return _fail("interrupted", 130)
+    except BrokenPipeError:  # output piped into head and the like
+        return 0
+
+
+def _fail(message: str, code: int) -> int:
+    print(" ".join(message.split()), file=sys.stderr)  # one line, whatever the message held
+    return code
+
+
+def parser() -> argparse.ArgumentParser:
+    root = argparse.ArgumentParser(prog="python -m leaderboard", description="The NaviTrace submission service.")
+    subparsers = root.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    _submitter_commands(subparsers)
+    _review_commands(subparsers)
+    _table_commands(subparsers)
+    return root
+
+
+def _submitter_commands(subparsers: argparse._SubParsersAction) -> None:
+    submit = subparsers.add_parser("submit", help="validate and queue a predictions TSV; prints the id last")
+    submit.add_argument("file", metavar="FILE")
+    submit.add_argument("--split", required=True, choices=SPLITS)
+    submit.add_argument("--model", required=True, metavar="NAME")
+    submit.add_argument("--user", required=True, metavar="USER", help="the submitter's Hugging Face user name")
+    submit.add_argument("--organization", metavar="ORG")
+    submit.add_argument("--link", metavar="URL", help="the model's page")
+    submit.add_argument("--paper-link", metavar="URL", help="paper or code")
+    submit.add_argument("--email", metavar="ADDRESS", help="contact e-mail (private, never published)")
+    submit.add_argument("--description", metavar="TEXT")
+    submit.add_argument("--open-weights", choices=("yes", "no"))
+    submit.add_argument("--parameters", metavar="COUNT", help="parameter count, e.g. 7B or 500M")
+    submit.add_argument("--publish", action="store_true", help="ask for a public row (after a maintainer approves)")
+    submit.set_defaults(run=commands.submit)
+
+    validate = subparsers.add_parser("validate", help="check a predictions TSV without submitting it")
+    validate.add_argument("file", metavar="FILE")
+    validate.add_argument("--split", required=True, choices=SPLITS)
+    validate.set_defaults(run=commands.validate)
+
+    work = subparsers.add_parser("work", help="run the worker (every SCORE_INTERVAL_S seconds)")
+    work.add_argument("--once", action="store_true", help="score until the queue is empty, then exit")
+    work.set_defaults(run=commands.work)
+
+    for name, help_text in (("status", "status (and summary once finished) as JSON"), ("rows", "per-row scores")):
+        command = subparsers.add_parser(name, help=f"a submission's {help_text}")
+        command.add_argument("submission_id", metavar="ID")
+        command.set_defaults(run=getattr(commands, name))
+
+
+def _review_commands(subparsers: argparse._SubParsersAction) -> None:
+    helps = {"approve": "publish a submission", "hide": "take a row off the table", "unhide": "put it back"}
+    for name, help_text in helps.items():
+        action = _by(subparsers.add_parser(name, help=help_text))
+        action.add_argument("submission_id", metavar="ID")
+        action.set_defaults(run=commands.moderate, action=name)
+
+    reject = _by(subparsers.add_parser("reject", help="refuse a submission, with a reason the submitter sees"))
+    reject.add_argument("submission_id", metavar="ID")
+    reject.add_argument("--reason", required=True, metavar="TEXT")
+    reject.set_defaults(run=commands.reject)
+
+    edit = _by(subparsers.add_parser("edit", help="change a submission's metadata"))
+    edit.add_argument("submission_id", metavar="ID")
+    for flag in commands.EDIT_FLAGS:
+        edit.add_argument(f"--{flag}", metavar="VALUE")
+    edit.set_defaults(run=commands.edit)
+
+    rescore = _by(subparsers.add_parser("rescore", help="score every submission again (new scorer or answer key)"))
+    rescore.add_argument("--note", metavar="TEXT", help="why, for the audit log")
+    rescore.set_defaults(run=commands.rescore)
+
+    _by(subparsers.add_parser("pending", help="submissions awaiting a decision (JSON)")).set_defaults(
+        run=commands.pending
+    )
+    audit = _by(subparsers.add_parser("audit", help="the audit log (JSON lines, oldest first)"))
+    audit.add_argument("--target", metavar="ID", help="only entries about this submission")
+    audit.add_argument("--limit", type=int, default=100)
+    audit.set_defaults(run=commands.audit)
+
+
+def _table_commands(subparsers: argparse._SubParsersAction) -> None:
+    table = subparsers.add_parser("leaderboard", help="the public rows")
+    table.add_argument("--json", action="store_true", help="JSON rows instead of a table")
+    table.set_defaults(run=commands.table)
+
+    reported = _by(subparsers.add_parser("add-reported", help="add a published figure as a reported row"))
+    reported.add_argument("--model", required=True, metavar="NAME")
+    reported.add_argument("--score", required=True, type=float)
+    reported.add_argument("--source", required=True, metavar="URL", help="where the figure was published")
+    reported.add_argument("--organization", metavar="ORG")
+    reported.add_argument("--model-link", metavar="URL")
+    reported.add_argument("--split", choices=SPLITS, default="test")
+    reported.add_argument("--score-valid-only", type=float)
+    reported.add_argument("--coverage", type=float, help="fraction of rows answered, 0 to 1")
+    reported.set_defaults(run=commands.add_reported)
+
+    remove = _by(subparsers.add_parser("remove-reported", help="remove a reported row"))
+    remove.add_argument("row_id", metavar="ID")
+    remove.set_defaults(run=commands.remove_reported)
+
+
+def _by(command: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    command.add_argument("--by", required=True, metavar="USER", help="the maintainer acting (checked on MAINTAINERS)")
+    return command

@@ -1,0 +1,165 @@
+"""What each ``python -m leaderboard`` command does: a thin layer over ``Leaderboard``, printing results.
+
+Each function takes the service and the parsed arguments and returns the exit status; domain
+errors propagate to ``cli.main``, which turns them into one line on stderr and an exit status.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import signal
+import threading
+
+from leaderboard.service import Leaderboard
+from scoring.report import number
+
+log = logging.getLogger(__name__)
+
+# ``edit`` flags and the metadata fields they set (``submit`` names some differently: see cli.py).
+EDIT_FLAGS = {
+    "model": "model",
+    "organization": "organization",
+    "model-link": "model_link",
+    "paper-link": "paper_link",
+    "email": "contact_email",
+    "description": "description",
+    "open-weights": "open_weights",
+    "parameters": "parameters_b",
+}
+
+
+def submit(service: Leaderboard, args: argparse.Namespace) -> int:
+    metadata = {
+        "model": args.model,
+        "organization": args.organization,
+        "model_link": args.link,
+        "paper_link": args.paper_link,
+        "contact_email": args.email,
+        "description": args.description,
+        "open_weights": args.open_weights,
+        "parameters_b": args.parameters,
+    }
+    receipt = service.submit(args.file, split=args.split, user=args.user, metadata=metadata, publish=args.publish)
+    for line in receipt.report.lines():
+        print(line)
+    if receipt.duplicate:
+        print(f"the same file was submitted at {receipt.created_at}: this is that submission, not a new one")
+    if receipt.quota_left is not None:
+        print(f"test submissions left in the rolling 24 hours: {receipt.quota_left}")
+    print(receipt.submission_id)
+    return 0
+
+
+def validate(service: Leaderboard, args: argparse.Namespace) -> int:
+    for line in service.validate(args.file, args.split).lines():
+        print(line)
+    return 0
+
+
+def work(service: Leaderboard, args: argparse.Namespace) -> int:
+    if args.once:
+        log.info("scored %d submission(s)", service.worker.drain())
+        return 0
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    service.worker.run_forever(stop)
+    return 0
+
+
+def status(service: Leaderboard, args: argparse.Namespace) -> int:
+    view = service.status(args.submission_id).as_dict()
+    view["metadata"].pop("contact_email", None)  # printed output may be pasted anywhere
+    if view["summary"] is None:
+        del view["summary"]
+    print(json.dumps(view, indent=2))
+    return 0
+
+
+def rows(service: Leaderboard, args: argparse.Namespace) -> int:
+    rows = service.rows(args.submission_id)
+    if rows:
+        print("\t".join(rows[0]))
+        for row in rows:
+            print("\t".join(row.values()))
+    return 0
+
+
+def moderate(service: Leaderboard, args: argparse.Namespace) -> int:
+    review = getattr(service, args.action)(args.submission_id, by=args.by)
+    print(f"{args.submission_id}: {review.decision}{', hidden' if review.hidden else ''}")
+    return 0
+
+
+def reject(service: Leaderboard, args: argparse.Namespace) -> int:
+    review = service.reject(args.submission_id, by=args.by, reason=args.reason)
+    print(f"{args.submission_id}: {review.decision} ({review.reason})")
+    return 0
+
+
+def edit(service: Leaderboard, args: argparse.Namespace) -> int:
+    chosen = {field: getattr(args, flag.replace("-", "_")) for flag, field in EDIT_FLAGS.items()}
+    changes = {field: value for field, value in chosen.items() if value is not None}
+    review = service.edit(args.submission_id, by=args.by, changes=changes)
+    print(f"{args.submission_id}: edited {', '.join(sorted(review.edits)) or 'nothing'}")
+    return 0
+
+
+def rescore(service: Leaderboard, args: argparse.Namespace) -> int:
+    queued = service.rescore(by=args.by, note=args.note)
+    print(f"{queued} submission(s) queued for rescoring; the worker scores them next")
+    return 0
+
+
+def table(service: Leaderboard, args: argparse.Namespace) -> int:
+    rows = service.public_table()
+    if args.json:
+        print(json.dumps(rows, indent=2))
+        return 0
+    print(f"{'#':>3}  {'split':<10}  {'score':>8}  {'valid-only':>10}  {'coverage':>8}  {'model':<40}  id")
+    for rank, row in enumerate(rows, start=1):
+        score, valid_only, coverage = (_float(row[k]) for k in ("score", "score_valid_only", "coverage"))
+        shown = "—" if coverage is None else number(100 * coverage, 1) + "%"
+        kind = "" if row["kind"] == "submission" else f" [{row['kind']}]"
+        print(
+            f"{rank:>3}  {row['split']:<10}  {number(score):>8}  {number(valid_only):>10}  "
+            f"{shown:>8}  {str(row['model'])[:40]:<40}  {row['submission_id']}{kind}"
+        )
+    return 0
+
+
+def add_reported(service: Leaderboard, args: argparse.Namespace) -> int:
+    row = service.add_reported(
+        args.by,
+        model=args.model,
+        score=args.score,
+        source=args.source,
+        organization=args.organization,
+        model_link=args.model_link,
+        split=args.split,
+        score_valid_only=args.score_valid_only,
+        coverage=args.coverage,
+    )
+    print(f"reported-{row.row_id}")
+    return 0
+
+
+def remove_reported(service: Leaderboard, args: argparse.Namespace) -> int:
+    service.remove_reported(args.row_id, by=args.by)
+    return 0
+
+
+def pending(service: Leaderboard, args: argparse.Namespace) -> int:
+    print(json.dumps([v.as_dict() for v in service.pending(args.by)], indent=2))
+    return 0
+
+
+def audit(service: Leaderboard, args: argparse.Namespace) -> int:
+    for entry in service.audit_log(args.by, args.target, args.limit):
+        print(json.dumps(entry))
+    return 0
+
+
+def _float(value: object) -> float | None:
+    return float(value) if isinstance(value, int | float) else None

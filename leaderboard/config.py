@@ -1,0 +1,188 @@
+"""Settings of the service, read once at start-up from the environment.
+
+The variable names are a contract (docs/SERVICE.md documents each one). ``Settings.from_env``
+takes the mapping as a parameter, so tests pass a dict. A bad value fails loudly and names the
+variable and the value: ``TEST_SUBMISSIONS_PER_DAY='three': expected a whole number``.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TypeVar
+
+from scoring import NAVITRACE_BASELINE_RAW
+
+T = TypeVar("T")
+
+DEFAULT_HOME = "local"
+DEMO_SAMPLES = 24  # the embedded default: small enough that the first start takes seconds
+DEMO_SIZE = (640, 480)
+_REPO_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*/[A-Za-z0-9][A-Za-z0-9._-]*$")
+
+
+class SettingsError(ValueError):
+    """An environment variable holds a value the service cannot use."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything configurable. Empty repo names mean "keep it under ``home``" (the embedded default)."""
+
+    home: Path = Path(DEFAULT_HOME)
+    answer_key_dataset: str | None = None  # None: the synthetic demo dataset under home
+    public_dataset: str | None = None  # None: the public copy of the synthetic demo dataset
+    requests_repo: str | None = None
+    results_repo: str | None = None
+    hf_token: str | None = field(default=None, repr=False)
+    maintainers: frozenset[str] = frozenset()  # case-folded Hugging Face user names
+    test_submissions_per_day: int = 3
+    baseline_raw: float = NAVITRACE_BASELINE_RAW
+    score_interval_s: float = 60.0
+    # Worker and intake tuning; rarely changed, so defaults suit the Space.
+    lease_s: float = 600.0  # a RUNNING job whose heartbeat is older than this is taken up again
+    max_attempts: int = 3  # times a job is started before it is failed as a server problem
+    dedupe_window_s: float = 600.0  # the same file from the same user within this is one submission
+    answer_key_cache: Path | None = None  # None: {home}/cache; tests share one across homes
+    demo_samples: int = DEMO_SAMPLES  # the synthetic default: samples per split
+    demo_size: tuple[int, int] = DEMO_SIZE  # and image size (width, height)
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
+        env = _Env(os.environ if environ is None else environ)
+        settings = cls(
+            home=Path(env.text("LEADERBOARD_HOME") or DEFAULT_HOME),
+            answer_key_dataset=env.text("ANSWER_KEY_DATASET"),
+            public_dataset=env.text("PUBLIC_DATASET"),
+            requests_repo=env.get("REQUESTS_REPO", _repo_id, None),
+            results_repo=env.get("RESULTS_REPO", _repo_id, None),
+            hf_token=env.text("HF_TOKEN"),
+            maintainers=env.get("MAINTAINERS", _names, frozenset()),
+            test_submissions_per_day=env.get("TEST_SUBMISSIONS_PER_DAY", _whole, 3),
+            baseline_raw=env.get("BASELINE_RAW", _positive, NAVITRACE_BASELINE_RAW),
+            score_interval_s=env.get("SCORE_INTERVAL_S", _positive, 60.0),
+            lease_s=env.get("LEADERBOARD_LEASE_S", _positive, 600.0),
+            max_attempts=env.get("LEADERBOARD_MAX_ATTEMPTS", _at_least_one, 3),
+            dedupe_window_s=env.get("LEADERBOARD_DEDUPE_WINDOW_S", _non_negative, 600.0),
+        )
+        settings.check()
+        return settings
+
+    def check(self) -> None:
+        """Combinations that cannot work: fail at start-up, not at the first submission."""
+        if self.answer_key_dataset and not self.public_dataset:
+            raise SettingsError(
+                f"ANSWER_KEY_DATASET={self.answer_key_dataset!r} but PUBLIC_DATASET is empty: expected the public "
+                "copy users may see (e.g. 'leggedrobotics/navitrace'); the answer key itself must never be shown"
+            )
+        if self.public_dataset and not self.answer_key_dataset:
+            raise SettingsError(
+                f"PUBLIC_DATASET={self.public_dataset!r} but ANSWER_KEY_DATASET is empty: expected the dataset "
+                "holding the test ground truth too (or neither, for the synthetic default)"
+            )
+        if self.requests_repo and self.requests_repo == self.results_repo:
+            raise SettingsError(
+                f"REQUESTS_REPO and RESULTS_REPO are both {self.requests_repo!r}: the requests repo is private "
+                "(uploaded files, e-mails, per-row test scores) and must not be the public results repo"
+            )
+        if (self.requests_repo or self.results_repo) and not self.hf_token:
+            raise SettingsError("REQUESTS_REPO/RESULTS_REPO are set but HF_TOKEN is empty: writing to the Hub needs it")
+
+    @property
+    def requests_folder(self) -> Path:
+        """The private store in local mode; its download cache in Hub mode."""
+        return self.home / "requests"
+
+    @property
+    def results_folder(self) -> Path:
+        """The public store in local mode (loadable with ``datasets.load_dataset``)."""
+        return self.home / "results"
+
+    @property
+    def cache_folder(self) -> Path:
+        """Answer-key caches (``scoring``'s memory-mapped format)."""
+        return self.answer_key_cache or self.home / "cache"
+
+    @property
+    def demo_folder(self) -> Path:
+        """Where the synthetic default datasets are generated on first start."""
+        return self.home / "demo"
+
+    @property
+    def locks_folder(self) -> Path:
+        return self.home / "locks"
+
+    def is_maintainer(self, user: str | None) -> bool:
+        return user is not None and user.strip().casefold() in self.maintainers
+
+
+class _Env:
+    def __init__(self, environ: Mapping[str, str]) -> None:
+        self.environ = environ
+
+    def text(self, name: str) -> str | None:
+        value = self.environ.get(name, "").strip()
+        return value or None
+
+    def get(self, name: str, parse: Callable[[str], T], default: T) -> T:
+        raw = self.environ.get(name, "")
+        if not raw.strip():
+            return default
+        try:
+            return parse(raw.strip())
+        except ValueError as error:
+            raise SettingsError(f"{name}={raw!r}: {error}") from None
+
+
+def _whole(text: str) -> int:
+    if not re.fullmatch(r"\d+", text):
+        raise ValueError("expected a whole number (0 or more)")
+    return int(text)
+
+
+def _at_least_one(text: str) -> int:
+    if not re.fullmatch(r"\d+", text) or int(text) < 1:
+        raise ValueError("expected a whole number of at least 1")
+    return int(text)
+
+
+def _number(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise ValueError("expected a number") from None
+    if not math.isfinite(value):
+        raise ValueError("expected a finite number")
+    return value
+
+
+def _positive(text: str) -> float:
+    value = _number(text)
+    if value <= 0:
+        raise ValueError("expected a number above 0")
+    return value
+
+
+def _non_negative(text: str) -> float:
+    value = _number(text)
+    if value < 0:
+        raise ValueError("expected a number of at least 0")
+    return value
+
+
+def _repo_id(text: str) -> str:
+    if not _REPO_ID.match(text):
+        raise ValueError("expected a Hub dataset id like 'org/name'")
+    return text
+
+
+def _names(text: str) -> frozenset[str]:
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    bad = [n for n in names if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]*", n)]
+    if bad:
+        raise ValueError(f"expected comma-separated Hugging Face user names, and {bad[0]!r} is not one")
+    return frozenset(n.casefold() for n in names)

@@ -1,0 +1,238 @@
+"""The explorer's picture: a validation image with the expert traces, a predicted trace, and the
+penalty regions of one embodiment drawn over it, plus the row's score components.
+
+Validation only, and only from the *public* answer key: the caller passes
+``keys.public("validation")``, whose test split has no ground truth to draw. No gradio here.
+"""
+
+from __future__ import annotations
+
+import io
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
+
+import numpy as np
+from numpy.typing import NDArray
+from PIL import Image, ImageDraw
+
+from leaderboard.errors import InvalidAction, NotAuthorised, NotFound
+from leaderboard.records import upload_path
+from scoring import AnswerKey, GroundTruth, RowScore, SubmissionError, parse_prediction, read_submission, score_row
+from scoring.field import penalty_field
+from scoring.geometry import line_pixels, resample
+from scoring.penalty_table import penalty_lookup
+
+TRUTH = (34, 197, 94)  # green: the expert traces
+TRUTH_OTHER = (134, 239, 172)
+PREDICTION = (37, 99, 235)  # blue: the predicted trace
+CHARGED = (249, 115, 22)  # orange: predicted pixels that paid a penalty
+PENALTY = (220, 38, 38)  # red: where a trace would be charged
+OUTLINE = (255, 255, 255)
+
+
+@dataclass(frozen=True)
+class Layers:
+    truths: bool = True
+    prediction: bool = True
+    penalty: bool = True
+
+
+@dataclass(frozen=True)
+class Picture:
+    """What the explorer shows for one row."""
+
+    image: Image.Image
+    sample_id: str
+    embodiment: str
+    n_truths: int
+    truth_index: int | None  # the expert trace whose penalty regions are drawn (the best one when scored)
+    score: RowScore | None = None  # the prediction's score, when there is a prediction
+    prediction_points: int | None = None
+    charged_share: float | None = None  # share of the predicted line's pixels that paid a penalty
+    notes: list[str] = field(default_factory=list)
+
+
+def picture(
+    key: AnswerKey,
+    sample_id: str,
+    embodiment: str,
+    prediction: NDArray[np.float64] | None = None,
+    layers: Layers = Layers(),
+    baseline_raw: float | None = None,
+    truth_index: int | None = None,
+) -> Picture:
+    """Draw one (sample, embodiment) row of the validation split; score ``prediction`` when given."""
+    if key.split != "validation" or not key.has_ground_truth:
+        raise NotAuthorised("the explorer shows the validation split only: the test ground truth stays hidden")
+    if sample_id not in key:
+        raise NotFound(f"no sample {sample_id!r} in the validation split")
+    sample = key.sample(sample_id)
+    if embodiment not in sample.embodiments:
+        raise InvalidAction(
+            f"sample {sample_id} has no {embodiment} traces: expected one of {', '.join(sample.embodiments)}"
+        )
+    truths = key.truths(sample_id, embodiment)
+    labels = key.mask(sample_id)
+    score = None
+    if prediction is not None:
+        kwargs = {} if baseline_raw is None else {"baseline_raw": baseline_raw}
+        score = score_row(prediction, truths, labels, embodiment, **kwargs)
+    chosen = _chosen(truths, score, truth_index)
+    image = Image.open(io.BytesIO(key.image_bytes(sample_id))).convert("RGB")
+    if image.size != (sample.width, sample.height):
+        image = image.resize((sample.width, sample.height))
+    field_ = penalty_field(labels, truths[chosen].pixels, embodiment) if chosen is not None else None
+    if layers.penalty and field_ is not None:
+        image = _shade(image, field_)
+    width = max(2, round(min(sample.width, sample.height) / 160))
+    draw = ImageDraw.Draw(image)
+    if layers.truths:
+        order = [i for i in range(len(truths)) if i != chosen] + ([chosen] if chosen is not None else [])
+        for i in order:
+            _trace(draw, truths[i].points, TRUTH if i == chosen else TRUTH_OTHER, width + (1 if i == chosen else 0))
+    charged_share = None
+    if prediction is not None and len(prediction):
+        current = _as_scored(prediction, truths, chosen)
+        charged, charged_share = _charged(current, field_, sample.height, sample.width)
+        if layers.prediction:
+            _trace(draw, np.asarray(prediction, dtype=np.float64), PREDICTION, width, dots=True)
+            r = max(1, width // 2)
+            for row, col in charged:
+                draw.ellipse((col - r, row - r, col + r, row + r), fill=CHARGED)
+    notes = _notes(prediction, sample.width, sample.height)
+    return Picture(
+        image,
+        sample_id,
+        embodiment,
+        len(truths),
+        chosen,
+        score,
+        None if prediction is None else len(prediction),
+        charged_share,
+        notes,
+    )
+
+
+def _chosen(truths: list[GroundTruth], score: RowScore | None, wanted: int | None) -> int | None:
+    if not truths:
+        return None
+    if wanted is not None and 0 <= wanted < len(truths):
+        return wanted
+    if score is not None and score.best_gt is not None:
+        return score.best_gt
+    return 0
+
+
+def _as_scored(prediction: NDArray[np.float64], truths: list[GroundTruth], chosen: int | None) -> NDArray[np.float64]:
+    """The prediction as the scorer saw it when comparing with truth ``chosen`` (METRIC.md step 2 carry-over)."""
+    current = np.asarray(prediction, dtype=np.float64)
+    for truth in truths[: (chosen or 0) + 1]:
+        if len(current) < len(truth.points):
+            current = resample(current, len(truth.points))
+    return current
+
+
+def _charged(
+    current: NDArray[np.float64], field_: NDArray[np.float64] | None, height: int, width: int
+) -> tuple[list[tuple[int, int]], float | None]:
+    if field_ is None or len(current) < 2:
+        return [], None
+    pixels = line_pixels(current, height, width)
+    if len(pixels) == 0:
+        return [], None
+    paid = field_[pixels[:, 0], pixels[:, 1]] > 0
+    unique = {(int(r), int(c)) for r, c in pixels[paid]}
+    return sorted(unique), float(paid.mean())
+
+
+def _shade(image: Image.Image, field_: NDArray[np.float64]) -> Image.Image:
+    """Tint charged pixels red, stronger where the penalty is higher (same scale for every embodiment)."""
+    top = max(float(v.max()) for v in penalty_lookup().values()) or 1.0
+    alpha = np.where(field_ > 0, 40 + 80 * np.clip(field_ / top, 0, 1), 0).astype(np.uint8)
+    overlay = np.zeros((*field_.shape, 4), dtype=np.uint8)
+    overlay[..., :3] = PENALTY
+    overlay[..., 3] = alpha
+    base = image.convert("RGBA")
+    base.alpha_composite(Image.fromarray(overlay, "RGBA"))
+    return base.convert("RGB")
+
+
+def _trace(
+    draw: ImageDraw.ImageDraw, points: NDArray[np.float64], colour: tuple, width: int, dots: bool = False
+) -> None:
+    xy = [(float(x), float(y)) for x, y in np.asarray(points, dtype=np.float64).reshape(-1, 2)]
+    if not xy:
+        return
+    if len(xy) > 1:
+        draw.line(xy, fill=OUTLINE, width=width + 2, joint="curve")
+        draw.line(xy, fill=colour, width=width, joint="curve")
+    r = width + 2
+    sx, sy = xy[0]
+    draw.ellipse((sx - r, sy - r, sx + r, sy + r), fill=OUTLINE, outline=colour, width=max(1, width - 1))  # start
+    ex, ey = xy[-1]
+    draw.ellipse((ex - r - 1, ey - r - 1, ex + r + 1, ey + r + 1), fill=colour, outline=OUTLINE, width=2)  # goal
+    if dots:
+        d = max(1, width - 1)
+        for x, y in xy[1:-1]:
+            draw.ellipse((x - d, y - d, x + d, y + d), fill=OUTLINE)
+
+
+def _notes(prediction: NDArray[np.float64] | None, width: int, height: int) -> list[str]:
+    if prediction is None or not len(prediction):
+        return []
+    notes = []
+    points = np.asarray(prediction, dtype=np.float64)
+    outside = ~((points[:, 0] >= 0) & (points[:, 0] < width) & (points[:, 1] >= 0) & (points[:, 1] < height))
+    if outside.any():
+        notes.append(f"{int(outside.sum())} of {len(points)} predicted points lie outside the {width}x{height} image")
+    if np.all((points >= 0) & (points <= 1)):
+        notes.append("every coordinate is within [0, 1]: normalised output is scored as pixels, never rescaled")
+    return notes
+
+
+class SubmissionTraces:
+    """Predicted traces of validation submissions, for their submitters (a small per-process cache)."""
+
+    def __init__(self, service: object, size: int = 8) -> None:
+        self.service = service
+        self.size = size
+        self._cache: OrderedDict[str, dict[tuple[str, str], str]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def trace(
+        self, submission_id: str, user: str, key: AnswerKey, sample_id: str, embodiment: str
+    ) -> tuple[NDArray[np.float64] | None, str | None]:
+        """``(trace, None)`` or ``(None, why there is no usable trace)`` for one row of ``user``'s submission."""
+        cells = self._cells(submission_id, user, key)
+        cell = cells.get((sample_id, embodiment))
+        if cell is None:
+            return None, f"submission {submission_id} has no row for {sample_id} / {embodiment} (missing: scores 0)"
+        parsed = parse_prediction(cell)
+        if parsed.trace is None:
+            return None, f"the row's prediction is invalid ({parsed.detail or parsed.reason}): it scores 0"
+        return parsed.trace, None
+
+    def _cells(self, submission_id: str, user: str, key: AnswerKey) -> dict[tuple[str, str], str]:
+        view = self.service.status(submission_id, user=user)  # type: ignore[attr-defined]  # owner check
+        if view.split != "validation":
+            raise NotAuthorised(
+                f"submission {submission_id} is a test submission: the explorer shows validation submissions only"
+            )
+        with self._lock:
+            if submission_id in self._cache:
+                self._cache.move_to_end(submission_id)
+                return self._cache[submission_id]
+        data = self.service.requests.read(upload_path(view.submission_id))  # type: ignore[attr-defined]
+        if data is None:
+            raise NotFound(f"the file of submission {submission_id} is missing")
+        try:
+            rows = read_submission(data, key).rows
+        except SubmissionError as error:
+            raise InvalidAction(f"submission {submission_id} cannot be read: {error}") from None
+        cells = {(r.sample_id, r.embodiment): r.prediction for r in rows}
+        with self._lock:
+            self._cache[submission_id] = cells
+            while len(self._cache) > self.size:
+                self._cache.popitem(last=False)
+        return cells

@@ -1,0 +1,173 @@
+"""Intake: check a submission, then store it durably before acknowledging it.
+
+Order of business for ``submit``:
+
+1. the metadata and the file are checked (``check_file`` against the *public* key); a bad file
+   is refused with its report and costs nothing;
+2. under the intake lock: the same file (by SHA-256) from the same user for the same split
+   within ``dedupe_window_s`` is the same submission, and its receipt is returned again;
+3. the quota: at most ``TEST_SUBMISSIONS_PER_DAY`` test submissions per user in any rolling
+   24 hours, counted by user (renaming the model does not help), not counting submissions that
+   failed because of the server;
+4. one commit stores the request, the file and an audit entry; only when it returned is the id
+   handed out. A ``StorageError`` means nothing was acknowledged; the id is derived from the user,
+   split and file, so a retry rewrites the same submission rather than adding one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from leaderboard import audit
+from leaderboard.answer_keys import AnswerKeys
+from leaderboard.config import Settings
+from leaderboard.errors import QuotaExceeded, Rejected
+from leaderboard.locks import process_lock
+from leaderboard.metadata import Metadata
+from leaderboard.records import SPLITS, Request, iso, request_path, upload_path
+from leaderboard.registry import Entry, Registry
+from leaderboard.validation import Report, check_file
+from scoring import MAX_FILE_BYTES
+
+log = logging.getLogger(__name__)
+
+DAY_S = 24 * 3600.0
+ID_LENGTH = 16  # hex digits: 64 bits, unguessable enough for ids that grant nothing by themselves
+_USER = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,95}$")
+
+
+@dataclass(frozen=True)
+class Receipt:
+    """What a submitter gets back: the id, the report, and whether it was a repeat of an earlier upload."""
+
+    submission_id: str
+    split: str
+    created_at: str
+    report: Report
+    duplicate: bool = False
+    quota_left: int | None = None  # test submissions left in the rolling 24 h (None for validation)
+
+
+class Intake:
+    def __init__(self, settings: Settings, registry: Registry, keys: AnswerKeys, clock: Callable[[], float]) -> None:
+        self.settings = settings
+        self.registry = registry
+        self.store = registry.store
+        self.keys = keys
+        self.clock = clock
+
+    def validate(self, data: bytes, split: str) -> Report:
+        """The report for ``data``; ``Rejected`` when the file cannot be scored at all."""
+        _check_split(split)
+        if len(data) > MAX_FILE_BYTES:
+            raise Rejected(f"the file has {len(data)} bytes, over the {MAX_FILE_BYTES} bytes limit")
+        return check_file(data, self.keys.public(split))
+
+    def submit(
+        self, data: bytes, filename: str, split: str, user: str, metadata: Metadata, publish: bool = False
+    ) -> Receipt:
+        user = check_user(user)
+        report = self.validate(data, split)
+        digest = hashlib.sha256(data).hexdigest()
+        with process_lock(self.settings.locks_folder, "intake"):
+            now = self.clock()
+            mine = [e for e in self.registry.entries() if e.same_user(user)]
+            repeat = self._repeat(mine, split, digest, now)
+            if repeat is not None:
+                log.info("%s re-sent the file of %s: same submission", user, repeat.submission_id)
+                return self._receipt(repeat.request, mine, now, duplicate=True)
+            if split == "test":
+                self._check_quota(user, mine, now)
+            earlier = sum(e.request.split == split and e.request.sha256 == digest for e in mine)
+            request = Request(
+                submission_id=submission_id_for(user, split, digest, earlier),
+                user=user,
+                split=split,
+                created_at=iso(now),
+                sha256=digest,
+                filename=_safe_name(filename),
+                size=len(data),
+                publish=bool(publish),
+                metadata=metadata,
+                report=report.as_dict(),
+            )
+            self._store(request, data, now)
+            return self._receipt(request, mine, now)
+
+    def _store(self, request: Request, data: bytes, now: float) -> None:
+        """One commit: the request, the file and the audit entry, durable when it returns."""
+        submission_id = request.submission_id
+        entry_path, entry = audit.entry_file(request.user, "submit", submission_id, now, None, _audited(request))
+        puts = {request_path(submission_id): request.to_bytes(), upload_path(submission_id): data, entry_path: entry}
+        self.store.commit(puts, message=f"submission {submission_id} ({request.split})")
+        log.info("%s submitted %s (%s, %d bytes)", request.user, submission_id, request.split, len(data))
+
+    def _repeat(self, mine: list[Entry], split: str, digest: str, now: float) -> Entry | None:
+        for entry in reversed(mine):
+            recent = now - entry.created <= self.settings.dedupe_window_s
+            if recent and entry.request.split == split and entry.request.sha256 == digest:
+                return entry
+        return None
+
+    def counted(self, mine: list[Entry], now: float) -> list[Entry]:
+        """The user's test submissions that count against the quota now (oldest first)."""
+        return [e for e in mine if e.request.split == "test" and now - e.created < DAY_S and e.job.failure != "server"]
+
+    def _check_quota(self, user: str, mine: list[Entry], now: float) -> None:
+        counted = self.counted(mine, now)
+        limit = self.settings.test_submissions_per_day
+        if len(counted) >= limit:
+            retry_at = iso(counted[-limit].created + DAY_S) if limit else None
+            when = f"; the next one is possible after {retry_at}" if retry_at else ""
+            raise QuotaExceeded(
+                f"daily limit reached: {user} has made {len(counted)} test submission(s) in the last 24 hours "
+                f"and the limit is {limit}{when}",
+                retry_at,
+            )
+
+    def _receipt(self, request: Request, mine: list[Entry], now: float, duplicate: bool = False) -> Receipt:
+        left = None
+        if request.split == "test":
+            used = len(self.counted(mine, now)) + (0 if duplicate else 1)
+            left = max(0, self.settings.test_submissions_per_day - used)
+        report = Report.from_dict(request.report)
+        return Receipt(request.submission_id, request.split, request.created_at, report, duplicate, left)
+
+
+def submission_id_for(user: str, split: str, digest: str, earlier: int) -> str:
+    """The id of the user's ``earlier + 1``-th submission of this file to this split.
+
+    Deterministic, so a submit retried after a store error whose outcome was unknown (the Hub
+    may apply a commit whose answer was lost) writes the same paths again instead of a second
+    submission; ``earlier`` keeps a resubmission after the dedupe window a new one.
+    """
+    key = f"{user.casefold()}\n{split}\n{digest}\n{earlier}".encode()
+    return hashlib.sha256(key).hexdigest()[:ID_LENGTH]
+
+
+def check_user(user: str | None) -> str:
+    user = (user or "").strip()
+    if not _USER.match(user):
+        raise Rejected(f"user {user!r}: expected a Hugging Face user name (letters, digits, '-', '_', '.')")
+    return user
+
+
+def _check_split(split: str) -> None:
+    if split not in SPLITS:
+        raise Rejected(f"split {split!r}: expected one of {', '.join(SPLITS)}")
+
+
+def _safe_name(filename: str) -> str:
+    name = (filename or "").replace("\\", "/").rsplit("/", 1)[-1]
+    return re.sub(r"[^A-Za-z0-9._-]", "_", name)[:200] or "submission.tsv"
+
+
+def _audited(request: Request) -> dict:
+    """The request as the audit log keeps it: without the report (it can be long) and the e-mail."""
+    record = {k: v for k, v in request.to_dict().items() if k != "report"}
+    record["metadata"] = request.metadata.public()
+    return record

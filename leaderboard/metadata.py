@@ -1,0 +1,144 @@
+"""What a submitter tells us about their model, checked at intake and on every maintainer edit.
+
+``contact_email`` is private: it is kept in the requests store and shown to maintainers only;
+``public()`` is the only view that leaves the service, and it never holds it.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, fields, replace
+
+from leaderboard.errors import Rejected
+
+MAX_NAME = 120
+MAX_DESCRIPTION = 2000
+MAX_LINK = 500
+_EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
+_PARAMETERS = re.compile(r"^\s*([0-9]*\.?[0-9]+)\s*([kKmMbBtT]?)\s*$")
+_SCALE = {"k": 1e-6, "m": 1e-3, "b": 1.0, "t": 1e3}  # unit to billions
+PRIVATE_FIELDS = frozenset({"contact_email"})
+
+
+@dataclass(frozen=True)
+class Metadata:
+    model: str
+    organization: str | None = None
+    model_link: str | None = None
+    paper_link: str | None = None  # paper or code
+    contact_email: str | None = None  # private
+    description: str | None = None
+    open_weights: bool | None = None
+    parameters_b: float | None = None  # parameter count in billions
+
+    @classmethod
+    def parse(cls, values: Mapping[str, object]) -> Metadata:
+        """Check and normalise user input; ``Rejected`` names the field and what was expected."""
+        unknown = set(values) - {f.name for f in fields(cls)}
+        if unknown:
+            raise Rejected(f"unknown metadata field {sorted(unknown)[0]!r}; expected {', '.join(field_names())}")
+        return cls(
+            model=_required_text("model", values.get("model"), MAX_NAME),
+            organization=_text("organization", values.get("organization"), MAX_NAME),
+            model_link=_link("model_link", values.get("model_link")),
+            paper_link=_link("paper_link", values.get("paper_link")),
+            contact_email=_email(values.get("contact_email")),
+            description=_text("description", values.get("description"), MAX_DESCRIPTION, one_line=False),
+            open_weights=_yes_no(values.get("open_weights")),
+            parameters_b=parse_parameters(values.get("parameters_b")),
+        )
+
+    def edited(self, changes: Mapping[str, object]) -> Metadata:
+        """A copy with ``changes`` applied, checked like new input."""
+        return Metadata.parse({**asdict(self), **changes})
+
+    def to_dict(self) -> dict[str, object]:
+        return asdict(self)
+
+    def public(self) -> dict[str, object]:
+        return {k: v for k, v in asdict(self).items() if k not in PRIVATE_FIELDS}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, object]) -> Metadata:
+        known = {f.name for f in fields(cls)}
+        values = {k: v for k, v in data.items() if k in known}
+        return replace(cls(model=str(data["model"])), **values)  # type: ignore[arg-type]  # stored by parse()
+
+
+def field_names() -> list[str]:
+    return [f.name for f in fields(Metadata)]
+
+
+def parse_parameters(value: object) -> float | None:
+    """Billions of parameters from ``7``, ``"7B"``, ``"500M"``, ``"1.5e9"`` (a bare number above 10,000 is a count).
+
+    >>> parse_parameters("235B"), parse_parameters("500M"), parse_parameters(7), parse_parameters("7e9")
+    (235.0, 0.5, 7.0, 7.0)
+    """
+    if value is None or value == "":
+        return None
+    expected = f"parameters_b={value!r}: expected a positive parameter count like 7B or 500M"
+    unit = ""
+    if isinstance(value, bool):
+        raise Rejected(expected)
+    if isinstance(value, int | float):
+        number = float(value)
+    else:
+        match = _PARAMETERS.match(str(value))
+        try:
+            number = float(match.group(1)) if match else float(str(value))
+        except ValueError:
+            raise Rejected(expected) from None
+        unit = match.group(2).lower() if match else ""
+    if not math.isfinite(number) or number <= 0:
+        raise Rejected(expected)
+    if unit:
+        return number * _SCALE[unit]
+    return number / 1e9 if number > 10_000 else number
+
+
+def _required_text(name: str, value: object, limit: int) -> str:
+    text = _text(name, value, limit)
+    if not text:
+        raise Rejected(f"{name} is required: expected a non-empty name")
+    return text
+
+
+def _text(name: str, value: object, limit: int, one_line: bool = True) -> str | None:
+    if value is None:
+        return None
+    text = str(value).strip()
+    if one_line and any(c in text for c in "\r\n\t"):
+        raise Rejected(f"{name} {text[:40]!r}: expected one line")
+    if len(text) > limit:
+        raise Rejected(f"{name} has {len(text)} characters, expected at most {limit}")
+    return text or None
+
+
+def _link(name: str, value: object) -> str | None:
+    text = _text(name, value, MAX_LINK)
+    if text and not re.match(r"^https?://[^\s/]+\.[^\s]+$", text):
+        raise Rejected(f"{name} {text!r}: expected an http(s) URL like https://huggingface.co/org/model")
+    return text
+
+
+def _email(value: object) -> str | None:
+    text = _text("contact_email", value, MAX_LINK)
+    if text and not _EMAIL.match(text):
+        raise Rejected(f"contact_email {text!r}: expected an address like name@example.org")
+    return text
+
+
+def _yes_no(value: object) -> bool | None:
+    if value is None or value == "":
+        return None
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in ("yes", "true", "1", "y"):
+        return True
+    if text in ("no", "false", "0", "n"):
+        return False
+    raise Rejected(f"open_weights={value!r}: expected yes or no")

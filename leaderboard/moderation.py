@@ -1,0 +1,204 @@
+"""Maintainer actions: approve, reject, hide, unhide, edit metadata, rescore, reported rows.
+
+Every action is checked against ``MAINTAINERS`` here, on the server side, whatever the UI shows,
+and lands in the audit log in the same commit as the change (who, what, when, before/after).
+An action that would change nothing writes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+import secrets
+from collections.abc import Callable, Mapping
+
+from leaderboard import audit
+from leaderboard.config import Settings
+from leaderboard.errors import InvalidAction, NotAuthorised, NotFound, Rejected
+from leaderboard.locks import process_lock
+from leaderboard.metadata import Metadata
+from leaderboard.records import (
+    APPROVED,
+    FAILED,
+    FINISHED,
+    REJECTED,
+    RESCORE_PATH,
+    SPLITS,
+    Reported,
+    Review,
+    dump,
+    iso,
+    reported_path,
+    review_path,
+)
+from leaderboard.registry import Registry
+from leaderboard.table import Publisher
+
+log = logging.getLogger(__name__)
+
+
+class Moderation:
+    def __init__(
+        self, settings: Settings, registry: Registry, publisher: Publisher, clock: Callable[[], float]
+    ) -> None:
+        self.settings = settings
+        self.registry = registry
+        self.store = registry.store
+        self.publisher = publisher
+        self.clock = clock
+
+    def require_maintainer(self, by: str | None) -> str:
+        if not self.settings.is_maintainer(by):
+            who = repr(by) if by else "an anonymous user"
+            raise NotAuthorised(f"{who} is not a maintainer: only users listed in MAINTAINERS may moderate")
+        return str(by).strip()
+
+    def approve(self, submission_id: str, by: str) -> Review:
+        def change(review: Review) -> Review:
+            if not self.registry.request(submission_id).publish:
+                raise InvalidAction(
+                    f"submission {submission_id} asked for a private score only (publish was not chosen): "
+                    "there is nothing to approve"
+                )
+            return review.but(decision=APPROVED, reason=None)
+
+        return self._review(submission_id, by, "approve", change)
+
+    def reject(self, submission_id: str, by: str, reason: str) -> Review:
+        reason = (reason or "").strip()
+        if not reason:
+            raise InvalidAction("a rejection needs a reason: the submitter sees it")
+        return self._review(submission_id, by, "reject", lambda r: r.but(decision=REJECTED, reason=reason))
+
+    def hide(self, submission_id: str, by: str) -> Review:
+        return self._review(submission_id, by, "hide", lambda r: r.but(hidden=True))
+
+    def unhide(self, submission_id: str, by: str) -> Review:
+        return self._review(submission_id, by, "unhide", lambda r: r.but(hidden=False))
+
+    def edit(self, submission_id: str, by: str, changes: Mapping[str, object]) -> Review:
+        """Change metadata fields (checked like intake input); the original request stays as it was."""
+
+        def change(review: Review) -> Review:
+            original = self.registry.request(submission_id).metadata
+            current = Metadata.from_dict({**original.to_dict(), **review.edits})
+            try:
+                edited = current.edited(changes).to_dict()
+            except Rejected as error:
+                raise InvalidAction(str(error)) from None
+            return review.but(edits={k: v for k, v in edited.items() if v != original.to_dict()[k]})
+
+        return self._review(submission_id, by, "edit", change)
+
+    def _review(self, submission_id: str, by: str, action: str, change: Callable[[Review], Review]) -> Review:
+        by = self.require_maintainer(by)
+        with process_lock(self.settings.locks_folder, "moderation"):
+            entry = self.registry.entry(submission_id)
+            before = entry.review
+            after = change(before)
+            if after == before:
+                return before
+            now = self.clock()
+            after = after.but(updated_at=iso(now), updated_by=by)
+            path, data = audit.entry_file(by, action, submission_id, now, _public(before), _public(after))
+            self.store.commit(
+                {review_path(submission_id): after.to_bytes(), path: data}, message=f"{action} {submission_id}"
+            )
+        log.info("%s: %s %s", by, action, submission_id)
+        self.publisher.sync()
+        return after
+
+    def rescore(self, by: str, note: str | None = None) -> int:
+        """Queue every scored or failed submission again (after a scorer or answer-key change).
+
+        Returns how many were queued. Results stay published until their new ones replace them.
+        """
+        by = self.require_maintainer(by)
+        with process_lock(self.settings.locks_folder, "moderation"):
+            before = self.registry.generation()
+            entries = self.registry.entries()
+            now = self.clock()
+            record = {"generation": before + 1, "requested_at": iso(now), "requested_by": by}
+            path, data = audit.entry_file(by, "rescore", None, now, {"generation": before}, record, note)
+            self.store.commit({RESCORE_PATH: dump(record), path: data}, message=f"rescore (generation {before + 1})")
+        queued = sum(1 for e in entries if e.job.status in (FINISHED, FAILED))
+        log.info("%s: rescore requested, generation %d, %d submission(s) queued again", by, before + 1, queued)
+        return queued
+
+    def add_reported(self, by: str, values: Mapping[str, object]) -> Reported:
+        """Add a reported row: ``model``, ``score``, ``source`` (a link) required; see ``Reported``."""
+        by = self.require_maintainer(by)
+        now = self.clock()
+        row = _reported(dict(values), secrets.token_hex(4), iso(now), by)
+        after = json.loads(row.to_bytes())
+        path, data = audit.entry_file(by, "add-reported", f"reported-{row.row_id}", now, None, after)
+        self.store.commit({reported_path(row.row_id): row.to_bytes(), path: data}, message=f"add reported {row.model}")
+        self.publisher.sync()
+        return row
+
+    def remove_reported(self, by: str, row_id: str) -> None:
+        by = self.require_maintainer(by)
+        row_id = row_id.removeprefix("reported-")
+        data = self.store.read(reported_path(row_id)) if row_id.isalnum() else None
+        if data is None:
+            raise NotFound(f"no reported row {row_id!r}")
+        before = json.loads(data)
+        path, entry = audit.entry_file(by, "remove-reported", f"reported-{row_id}", self.clock(), before, None)
+        self.store.commit({path: entry}, deletes=[reported_path(row_id)], message=f"remove reported {row_id}")
+        self.publisher.sync()
+
+
+def _public(review: Review) -> dict:
+    return json.loads(review.to_bytes())
+
+
+def _reported(values: dict, row_id: str, now: str, by: str) -> Reported:
+    try:
+        meta = Metadata.parse(
+            {
+                "model": values.pop("model", None),
+                "organization": values.pop("organization", None),
+                "model_link": values.pop("model_link", None),
+                "paper_link": values.pop("source", None),
+            }
+        )
+    except Rejected as error:
+        raise InvalidAction(str(error).replace("paper_link", "source")) from None
+    if not meta.paper_link:
+        raise InvalidAction("a reported row needs its source: a link to where the figure was published")
+    split = str(values.pop("split", None) or "test")
+    if split not in SPLITS:
+        raise InvalidAction(f"split {split!r}: expected one of {', '.join(SPLITS)}")
+    numbers = {name: _number(name, values.pop(name, None)) for name in ("score", "score_valid_only", "coverage")}
+    score = numbers.pop("score")
+    if score is None:
+        raise InvalidAction("a reported row needs its score")
+    if values:
+        raise InvalidAction(f"unknown field {sorted(values)[0]!r} for a reported row")
+    return Reported(
+        row_id,
+        meta.model,
+        score,
+        meta.paper_link,
+        split,
+        meta.organization,
+        meta.model_link,
+        added_at=now,
+        added_by=by,
+        **numbers,
+    )
+
+
+def _number(name: str, value: object) -> float | None:
+    if value is None or value == "":
+        return None
+    try:
+        number = float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        raise InvalidAction(f"{name}={value!r}: expected a number") from None
+    if not math.isfinite(number):
+        raise InvalidAction(f"{name}={value!r}: expected a finite number")
+    if name == "coverage" and not 0 <= number <= 1:
+        raise InvalidAction(f"coverage={value!r}: expected a fraction between 0 and 1")
+    return number

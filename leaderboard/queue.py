@@ -1,0 +1,99 @@
+"""The queue: which job runs next, and whether a RUNNING job's worker is still alive.
+
+FIFO by intake time. A RUNNING job belongs to the worker holding its lease; the lease is renewed
+by a heartbeat and is void once it expires, or at once when its holder is provably dead: a
+process on this host that no longer exists (or whose pid now belongs to a newer process).
+A job is started at most ``max_attempts`` times; after that it fails as a server problem.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import socket
+from dataclasses import dataclass
+from enum import Enum
+
+from leaderboard.records import PENDING, RUNNING, Lease, epoch, iso
+from leaderboard.registry import Entry
+
+_LIVE_TOKENS: set[str] = set()  # leases held by workers running in this process
+
+
+class Decision(Enum):
+    SKIP = "skip"  # finished, failed, or running elsewhere
+    RUN = "run"
+    GIVE_UP = "give up"  # its workers died too often
+
+
+@dataclass(frozen=True)
+class Holder:
+    """This process as a lease holder."""
+
+    token: str
+    host: str
+    pid: int
+    process_start: str | None
+
+    @classmethod
+    def here(cls) -> Holder:
+        pid = os.getpid()
+        return cls(secrets.token_hex(8), socket.gethostname(), pid, process_start(pid))
+
+    def lease(self, now: float, lease_s: float) -> Lease:
+        return Lease(self.token, self.host, self.pid, self.process_start, iso(now + lease_s))
+
+    def __enter__(self) -> Holder:
+        _LIVE_TOKENS.add(self.token)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        _LIVE_TOKENS.discard(self.token)
+
+
+def process_start(pid: int) -> str | None:
+    """The start time of ``pid`` in clock ticks since boot (Linux), or ``None`` when unknown."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as handle:
+            fields = handle.read().rsplit(")", 1)[1].split()
+        return fields[19]  # field 22 of stat(5); fields[0] is field 3
+    except (OSError, IndexError):
+        return None
+
+
+def holder_alive(lease: Lease, now: float) -> bool:
+    """False when the lease has expired or its holder is known to be dead."""
+    if epoch(lease.expires_at) <= now:
+        return False
+    if lease.host != socket.gethostname():
+        return True  # another machine: only the expiry tells
+    if lease.pid == os.getpid():
+        return lease.token in _LIVE_TOKENS
+    try:
+        os.kill(lease.pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        pass  # exists, owned by someone else
+    if lease.process_start is not None:
+        return process_start(lease.pid) == lease.process_start
+    return True
+
+
+def decide(entry: Entry, now: float, max_attempts: int) -> Decision:
+    """What the worker should do with ``entry`` now."""
+    if entry.status == PENDING:
+        return Decision.RUN
+    job = entry.job
+    if job.status != RUNNING or (job.lease is not None and holder_alive(job.lease, now)):
+        return Decision.SKIP
+    return Decision.RUN if job.attempts < max_attempts else Decision.GIVE_UP
+
+
+def next_job(entries: list[Entry], now: float, max_attempts: int) -> tuple[Entry, Decision] | None:
+    """The first entry (FIFO) that needs the worker, and what to do with it."""
+    for entry in entries:
+        decision = decide(entry, now, max_attempts)
+        if decision is not Decision.SKIP:
+            return entry, decision
+    return None

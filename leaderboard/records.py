@@ -1,0 +1,196 @@
+"""The records the service keeps, one JSON file each, and where they live in the requests store.
+
+Each file has exactly one kind of writer, so writers never overwrite each other's changes
+(a Hub commit that lost a race is re-applied on the new head, i.e. last writer wins per file):
+
+=================================  =====================  ============================================
+path                               written by             holds
+=================================  =====================  ============================================
+``requests/{id}.json``             intake, once           who, when, split, file hash, metadata, report
+``uploads/{id}.tsv``               intake, once           the file exactly as uploaded
+``jobs/{id}.json``                 the worker             status, attempts, lease, message
+``private/{id}/summary.json``      the worker             the scoring summary (aggregates)
+``private/{id}/rows.tsv``          the worker             per-row scores (never published for test)
+``reviews/{id}.json``              maintainers            approved/rejected, reason, hidden, edits
+``reported/{rid}.json``            maintainers            a published figure shown as a reported row
+``control/rescore.json``           maintainers            the rescore generation
+``audit/{yyyy-mm}/{stamp}.json``   everyone, append-only  who did what, when, before/after
+=================================  =====================  ============================================
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field, replace
+from datetime import UTC, datetime
+from typing import Any
+
+from leaderboard.metadata import Metadata
+
+PENDING, RUNNING, FINISHED, FAILED = "PENDING", "RUNNING", "FINISHED", "FAILED"
+SPLITS = ("validation", "test")
+
+
+def iso(epoch: float) -> str:
+    """``2025-11-23T09:12:00.123456Z``: UTC, sortable as text."""
+    return datetime.fromtimestamp(epoch, UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def epoch(text: str) -> float:
+    return datetime.strptime(text, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC).timestamp()
+
+
+def dump(record: Any) -> bytes:
+    return (
+        json.dumps(record if isinstance(record, dict) else asdict(record), indent=1, sort_keys=True) + "\n"
+    ).encode()
+
+
+def request_path(submission_id: str) -> str:
+    return f"requests/{submission_id}.json"
+
+
+def upload_path(submission_id: str) -> str:
+    return f"uploads/{submission_id}.tsv"
+
+
+def job_path(submission_id: str) -> str:
+    return f"jobs/{submission_id}.json"
+
+
+def review_path(submission_id: str) -> str:
+    return f"reviews/{submission_id}.json"
+
+
+def summary_path(submission_id: str) -> str:
+    return f"private/{submission_id}/summary.json"
+
+
+def rows_path(submission_id: str) -> str:
+    return f"private/{submission_id}/rows.tsv"
+
+
+def reported_path(row_id: str) -> str:
+    return f"reported/{row_id}.json"
+
+
+RESCORE_PATH = "control/rescore.json"
+
+
+@dataclass(frozen=True)
+class Request:
+    """A submission as received. Never changes after intake (maintainer edits live in its ``Review``)."""
+
+    submission_id: str
+    user: str
+    split: str
+    created_at: str
+    sha256: str
+    filename: str
+    size: int
+    publish: bool
+    metadata: Metadata
+    report: dict = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    def to_bytes(self) -> bytes:
+        return dump(asdict(self))
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> Request:
+        raw = json.loads(data)
+        raw["metadata"] = Metadata.from_dict(raw["metadata"])
+        return cls(**raw)
+
+
+@dataclass(frozen=True)
+class Lease:
+    """Who is scoring a job, and until when their claim holds without a heartbeat."""
+
+    token: str  # one per worker run
+    host: str
+    pid: int
+    process_start: str | None  # the holder's start time as the OS reports it, to spot a reused pid
+    expires_at: str
+
+
+@dataclass(frozen=True)
+class Job:
+    """The worker's state of one submission. No file means PENDING, never started."""
+
+    submission_id: str
+    status: str = PENDING
+    attempts: int = 0  # starts, including ones whose worker died
+    generation: int = 0  # the rescore generation this state belongs to
+    lease: Lease | None = None
+    message: str | None = None  # for the submitter: why it failed, or what is going on
+    failure: str | None = None  # "submission" (counts against the quota) or "server" (does not)
+    updated_at: str | None = None
+    started_at: str | None = None
+    finished_at: str | None = None
+    scorer_version: str | None = None
+    dataset_revision: str | None = None
+
+    def to_bytes(self) -> bytes:
+        return dump(asdict(self))
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> Job:
+        raw = json.loads(data)
+        raw["lease"] = Lease(**raw["lease"]) if raw.get("lease") else None
+        return cls(**raw)
+
+    def but(self, **changes: object) -> Job:
+        return replace(self, **changes)  # type: ignore[arg-type]
+
+
+APPROVAL_PENDING, APPROVED, REJECTED = "pending", "approved", "rejected"
+
+
+@dataclass(frozen=True)
+class Review:
+    """The maintainers' decisions on one submission. No file means not yet reviewed."""
+
+    submission_id: str
+    decision: str = APPROVAL_PENDING
+    reason: str | None = None  # shown to the submitter when rejected
+    hidden: bool = False
+    edits: dict = field(default_factory=dict)  # metadata fields changed by a maintainer
+    updated_at: str | None = None
+    updated_by: str | None = None
+
+    def to_bytes(self) -> bytes:
+        return dump(asdict(self))
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> Review:
+        return cls(**json.loads(data))
+
+    def but(self, **changes: object) -> Review:
+        return replace(self, **changes)  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
+class Reported:
+    """A published figure (e.g. from the NaviTrace paper), shown as a reported row with its source."""
+
+    row_id: str
+    model: str
+    score: float
+    source: str  # link to where the figure was published
+    split: str = "test"
+    organization: str | None = None
+    model_link: str | None = None
+    score_valid_only: float | None = None
+    coverage: float | None = None
+    added_at: str | None = None
+    added_by: str | None = None
+
+    def to_bytes(self) -> bytes:
+        return dump(asdict(self))
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> Reported:
+        return cls(**json.loads(data))

@@ -1,0 +1,74 @@
+"""Scoring results in the private store: the summary and the per-row scores of each submission.
+
+Both files are keyed by submission id, so writing them again (a retried or rescored job)
+replaces them: a result is never doubled. Per-row test scores never leave the requests store;
+``public_summary`` is the only view of a test result that may be published.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+from leaderboard.records import rows_path, summary_path
+from leaderboard.storage import Storage
+from scoring.evaluate import ROW_COLUMNS, Evaluation
+
+# The aggregate keys of ``scoring``'s summary that the leaderboard publishes (all of them: none is per row).
+PUBLIC_SUMMARY_KEYS = (
+    "score",
+    "score_valid_only",
+    "coverage",
+    "n_expected",
+    "n_valid",
+    "n_invalid",
+    "n_missing",
+    "per_embodiment",
+    "per_category",
+    "per_metadata",
+    "baseline_raw",
+    "scorer_version",
+    "dataset_revision",
+)
+
+
+def result_files(submission_id: str, evaluation: Evaluation) -> dict[str, bytes]:
+    """The files recording ``evaluation``, to commit together with the job's FINISHED state."""
+    return {
+        summary_path(submission_id): (json.dumps(evaluation.summary, indent=1, sort_keys=True) + "\n").encode(),
+        rows_path(submission_id): rows_tsv(evaluation),
+    }
+
+
+def rows_tsv(evaluation: Evaluation) -> bytes:
+    """One line per expected row with its components, as ``scoring``'s ``--rows-out`` writes it."""
+    out = io.StringIO()
+    writer = csv.writer(out, delimiter="\t", lineterminator="\n")
+    writer.writerow(ROW_COLUMNS)
+    for row in evaluation.rows:
+        writer.writerow(["" if v is None else repr(v) if isinstance(v, float) else str(v) for v in _values(row)])
+    return out.getvalue().encode()
+
+
+def _values(row: object) -> list[object]:
+    record = row.as_record()  # type: ignore[attr-defined]
+    return [record[column] for column in ROW_COLUMNS]
+
+
+def read_summary(store: Storage, submission_id: str) -> dict | None:
+    data = store.read(summary_path(submission_id))
+    return json.loads(data) if data else None
+
+
+def read_rows(store: Storage, submission_id: str) -> list[dict[str, str]]:
+    """The per-row scores as text cells (empty where a number does not apply)."""
+    data = store.read(rows_path(submission_id))
+    if not data:
+        return []
+    return list(csv.DictReader(io.StringIO(data.decode()), delimiter="\t"))
+
+
+def public_summary(summary: dict) -> dict:
+    """The aggregates of a summary (what a test result may publish)."""
+    return {key: summary.get(key) for key in PUBLIC_SUMMARY_KEYS}

@@ -1,0 +1,247 @@
+"""``Leaderboard``: the service's Python API, what the Gradio app and the CLI call.
+
+Every method either returns plain data (dataclasses, dicts of JSON values) or raises one of the
+domain errors of ``leaderboard.errors`` with a one-line message for the person who asked:
+``Rejected``, ``QuotaExceeded``, ``NotAuthorised``, ``NotFound``, ``InvalidAction``
+(and ``StorageError`` when the store cannot be reached: nothing was acknowledged).
+
+Who may see what:
+
+- anyone: ``public_table()`` (approved, unhidden rows; aggregates only, no e-mails);
+- a submitter: their own submissions' status and summary; per-row scores of their *validation*
+  submissions only;
+- maintainers (``MAINTAINERS``): everything in the requests store, and every moderation action.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import BinaryIO
+
+from leaderboard import audit
+from leaderboard.answer_keys import AnswerKeys
+from leaderboard.config import Settings
+from leaderboard.errors import InvalidAction, NotAuthorised, Rejected
+from leaderboard.intake import Intake, Receipt, check_user
+from leaderboard.metadata import Metadata
+from leaderboard.moderation import Moderation
+from leaderboard.records import APPROVAL_PENDING, FINISHED, Reported, Review
+from leaderboard.registry import Entry, Registry
+from leaderboard.results import public_summary, read_rows, read_summary
+from leaderboard.storage import Storage, open_store
+from leaderboard.table import Publisher
+from leaderboard.validation import Report
+from leaderboard.worker import Worker
+from scoring import MAX_FILE_BYTES
+
+FileInput = str | Path | bytes | BinaryIO
+
+
+@dataclass(frozen=True)
+class SubmissionView:
+    """One submission as its submitter (or a maintainer) sees it."""
+
+    submission_id: str
+    user: str
+    split: str
+    status: str  # PENDING, RUNNING, FINISHED or FAILED
+    created_at: str
+    metadata: dict  # public fields; plus contact_email in maintainers' views
+    publish: bool
+    decision: str  # pending, approved or rejected
+    reason: str | None  # why it was rejected
+    hidden: bool
+    public: bool  # on the public leaderboard now
+    attempts: int
+    message: str | None  # why it failed, or what is going on
+    summary: dict | None = None  # the scoring summary (aggregates) once scored
+    report: dict = field(default_factory=dict)  # the intake report
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+class Leaderboard:
+    """The submission service over a requests store (private) and a results store (public)."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        requests_store: Storage | None = None,
+        results_store: Storage | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        s = settings
+        self.settings = settings
+        self.requests = requests_store or open_store(s.requests_repo, s.requests_folder, s.hf_token, private=True)
+        self.results = results_store or open_store(s.results_repo, s.results_folder, s.hf_token, private=False)
+        self.registry = Registry(self.requests)
+        self.keys = AnswerKeys(settings)
+        self.publisher = Publisher(self.registry, self.results)
+        self.intake = Intake(settings, self.registry, self.keys, clock)
+        self.moderation = Moderation(settings, self.registry, self.publisher, clock)
+        self.worker = Worker(settings, self.registry, self.keys, self.publisher, clock)
+        self.clock = clock
+
+    # -- submitters ---------------------------------------------------------------------------
+
+    def validate(self, file: FileInput, split: str) -> Report:
+        """Check a file without submitting it (no quota used)."""
+        return self.intake.validate(_read(file), split)
+
+    def submit(
+        self,
+        file: FileInput,
+        *,
+        split: str,
+        user: str,
+        metadata: Metadata | Mapping[str, object],
+        publish: bool = False,
+        filename: str | None = None,
+    ) -> Receipt:
+        """Validate, dedupe, check the quota, store durably; the receipt carries the id and the report."""
+        meta = metadata if isinstance(metadata, Metadata) else Metadata.parse(metadata)
+        name = filename or (Path(file).name if isinstance(file, str | Path) else getattr(file, "name", ""))
+        return self.intake.submit(_read(file), str(name), split, user, meta, publish)
+
+    def status(self, submission_id: str, user: str | None = None) -> SubmissionView:
+        """The submission's state. ``user=None`` is the trusted caller (the maintainer CLI)."""
+        entry = self.registry.entry(submission_id.strip())
+        self._check_owner(entry, user)
+        return self._view(entry, maintainer=user is None or self.is_maintainer(user))
+
+    def my_submissions(self, user: str) -> list[SubmissionView]:
+        """The user's submissions, newest first."""
+        user = check_user(user)
+        mine = [e for e in self.registry.entries() if e.same_user(user)]
+        return [self._view(e, maintainer=False) for e in reversed(mine)]
+
+    def rows(self, submission_id: str, user: str | None = None) -> list[dict[str, str]]:
+        """Per-row scores with their components: validation submissions to their submitter, any to maintainers."""
+        entry = self.registry.entry(submission_id.strip())
+        self._check_owner(entry, user)
+        if entry.request.split == "test" and not (user is None or self.is_maintainer(user)):
+            raise NotAuthorised("per-row scores of test submissions stay private; the summary has the aggregates")
+        if entry.job.status != FINISHED:
+            raise InvalidAction(f"submission {submission_id} is {entry.status}: there are no row scores yet")
+        return read_rows(self.requests, entry.submission_id)
+
+    def quota_left(self, user: str) -> int:
+        """Test submissions the user may still make in the rolling 24 hours."""
+        user = check_user(user)
+        mine = [e for e in self.registry.entries() if e.same_user(user)]
+        used = len(self.intake.counted(mine, self.clock()))
+        return max(0, self.settings.test_submissions_per_day - used)
+
+    # -- everyone -----------------------------------------------------------------------------
+
+    def public_table(self) -> list[dict[str, object]]:
+        """The public rows, computed from the requests store (best first; see ``table.COLUMNS``)."""
+        return self.publisher.rows()
+
+    def published_table(self) -> list[dict[str, object]]:
+        """The rows as published in the results store (one file read; empty before the first publish)."""
+        return self.publisher.read()
+
+    def publish(self) -> bool:
+        """Bring the results store up to date; True when it changed."""
+        return self.publisher.sync()
+
+    # -- maintainers --------------------------------------------------------------------------
+
+    def is_maintainer(self, user: str | None) -> bool:
+        return self.settings.is_maintainer(user)
+
+    def submissions(self, by: str) -> list[SubmissionView]:
+        """Every submission, newest first, with contact e-mails (maintainers only)."""
+        self.moderation.require_maintainer(by)
+        return [self._view(e, maintainer=True) for e in reversed(self.registry.entries())]
+
+    def pending(self, by: str) -> list[SubmissionView]:
+        """Submissions that asked to be published and await a decision, oldest first."""
+        self.moderation.require_maintainer(by)
+        waiting = [e for e in self.registry.entries() if e.request.publish and e.review.decision == APPROVAL_PENDING]
+        return [self._view(e, maintainer=True) for e in waiting]
+
+    def approve(self, submission_id: str, by: str) -> Review:
+        return self.moderation.approve(submission_id.strip(), by)
+
+    def reject(self, submission_id: str, by: str, reason: str) -> Review:
+        return self.moderation.reject(submission_id.strip(), by, reason)
+
+    def hide(self, submission_id: str, by: str) -> Review:
+        return self.moderation.hide(submission_id.strip(), by)
+
+    def unhide(self, submission_id: str, by: str) -> Review:
+        return self.moderation.unhide(submission_id.strip(), by)
+
+    def edit(self, submission_id: str, by: str, changes: Mapping[str, object]) -> Review:
+        return self.moderation.edit(submission_id.strip(), by, changes)
+
+    def rescore(self, by: str, note: str | None = None) -> int:
+        """Queue every scored submission again; the worker rescores them with the current key and scorer."""
+        queued = self.moderation.rescore(by, note)
+        self.keys.refresh()
+        return queued
+
+    def add_reported(self, by: str, **values: object) -> Reported:
+        """A reported row: ``model``, ``score``, ``source`` (link); optional ``organization``, ``model_link``,
+        ``split``, ``score_valid_only``, ``coverage``."""
+        return self.moderation.add_reported(by, values)
+
+    def remove_reported(self, row_id: str, by: str) -> None:
+        self.moderation.remove_reported(by, row_id)
+
+    def audit_log(self, by: str, target: str | None = None, limit: int | None = 100) -> list[dict]:
+        self.moderation.require_maintainer(by)
+        return [e.as_dict() for e in audit.read_entries(self.requests, target, limit)]
+
+    # -- helpers ------------------------------------------------------------------------------
+
+    def _check_owner(self, entry: Entry, user: str | None) -> None:
+        if user is not None and not entry.same_user(user) and not self.is_maintainer(user):
+            raise NotAuthorised(f"submission {entry.submission_id} belongs to another user")
+
+    def _view(self, entry: Entry, maintainer: bool) -> SubmissionView:
+        summary = read_summary(self.requests, entry.submission_id) if entry.job.status == FINISHED else None
+        metadata = entry.metadata.to_dict() if maintainer else entry.metadata.public()
+        return SubmissionView(
+            submission_id=entry.submission_id,
+            user=entry.user,
+            split=entry.request.split,
+            status=entry.status,
+            created_at=entry.request.created_at,
+            metadata=metadata,
+            publish=entry.request.publish,
+            decision=entry.review.decision,
+            reason=entry.review.reason,
+            hidden=entry.review.hidden,
+            public=entry.public and summary is not None,
+            attempts=entry.job.attempts,
+            message=entry.job.message,
+            summary=public_summary(summary) if summary else None,
+            report=entry.request.report,
+        )
+
+
+def _read(file: FileInput) -> bytes:
+    """The bytes of an upload, refusing files over the scorer's size limit before reading them."""
+    if isinstance(file, bytes):
+        return file
+    if isinstance(file, str | Path):
+        path = Path(file)
+        try:
+            size = path.stat().st_size
+            if size > MAX_FILE_BYTES:
+                raise Rejected(f"{path.name} has {size} bytes, over the {MAX_FILE_BYTES} bytes limit")
+            return path.read_bytes()
+        except (FileNotFoundError, IsADirectoryError, PermissionError) as error:
+            raise Rejected(f"{path}: cannot read the file ({error.strerror or error})") from None
+    data = file.read(MAX_FILE_BYTES + 1)
+    if len(data) > MAX_FILE_BYTES:
+        raise Rejected(f"the file is over the {MAX_FILE_BYTES} bytes limit")
+    return data

@@ -1,0 +1,46 @@
+"""The one storage interface of the service, and the layout both backends share.
+
+A store is a flat namespace of files addressed by POSIX paths relative to its root, like a
+Hub dataset repository. Two stores are used:
+
+- the *requests* store (private): ``requests/{id}.json``, ``uploads/{id}.tsv``, ``jobs/{id}.json``,
+  ``private/{id}/rows.tsv``, ``private/{id}/summary.json``, ``reviews/{id}.json``,
+  ``reported/{rid}.json``, ``control/rescore.json``, ``audit/{yyyy-mm}/{stamp}-{n}.json``
+  (who writes which: ``leaderboard/records.py``; docs/SERVICE.md)
+- the *results* store (public): ``data/leaderboard.jsonl`` and ``README.md``, loadable with
+  ``datasets.load_dataset`` and readable without the service.
+
+Backends: ``LocalStorage`` (a folder) and ``HubStorage`` (a Hub dataset repo). Both pass
+``tests/leaderboard/test_storage_contract.py``.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Mapping
+
+
+class StorageError(Exception):
+    """A write could not be stored (after retries); nothing was acknowledged."""
+
+
+class Storage(ABC):
+    """Files by path. ``commit`` is the only write: all its changes land, durably, or none."""
+
+    @abstractmethod
+    def read(self, path: str) -> bytes | None:
+        """The file's bytes, or ``None`` when there is no such file."""
+
+    @abstractmethod
+    def list(self, prefix: str = "") -> list[str]:
+        """Sorted paths of the files under ``prefix`` (a folder path, without trailing slash)."""
+
+    @abstractmethod
+    def commit(self, puts: Mapping[str, bytes], deletes: Iterable[str] = (), message: str = "") -> None:
+        """Write ``puts`` and remove ``deletes`` as one change; return only once it is durable.
+
+        Raises ``StorageError`` when the change could not be stored; then none of it counts.
+        """
+
+    def exists(self, path: str) -> bool:
+        return self.read(path) is not None

@@ -1,0 +1,379 @@
+"""``HubStorage``: the storage interface over one Hugging Face Hub dataset repository.
+
+One ``commit`` is one Hub commit on ``main``, made with ``parent_commit`` set to the head it
+was built on, so a commit that lost a race is refused (412) and re-based on the new head.
+Rate limits (429) and server errors (5xx, timeouts) are retried with exponential backoff and
+jitter, honouring ``Retry-After``, within a bounded time budget; after it ``StorageError``.
+
+A commit whose response was lost (5xx or timeout after the Hub may have applied it) is not
+blindly repeated: before each retry the new head is checked, and when it already holds every
+written file byte for byte and none of the deleted ones, the change has landed and is
+acknowledged without a second commit. See docs/HUB.md.
+
+This module is the only one in ``leaderboard/storage`` that imports ``huggingface_hub``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import random
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+import httpx2
+from huggingface_hub import CommitOperationAdd, CommitOperationDelete, HfApi, RepoFile
+from huggingface_hub.errors import HfHubHTTPError, LocalEntryNotFoundError, RemoteEntryNotFoundError
+from huggingface_hub.utils.sha import git_hash
+
+from leaderboard.storage.base import Storage, StorageError
+from leaderboard.storage.local import check_path
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+REPO_TYPE = "dataset"
+# Files the Hub itself puts in every new repository; not part of the shared layout.
+HUB_OWN_FILES = frozenset({".gitattributes"})
+
+_CONFLICT = {409, 412}  # 412: "The branch was updated since you opened this page" (parent_commit mismatch)
+_THROTTLED = {429}  # refused before processing: nothing landed
+_UNAVAILABLE = {408, 500, 502, 503, 504}  # may have been processed: the outcome is unknown
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """How long and how often a Hub call is retried.
+
+    Attempt ``n`` (1-based) after a 429/5xx waits a uniform draw in ``[d/2, d]`` with
+    ``d = min(cap_s, base_s * 2**(n-1))`` ("equal jitter"), or at least ``Retry-After`` when the
+    Hub sends it. A lost race waits a uniform draw in ``[0, conflict_pause_s)`` and re-bases.
+    No retry starts after ``budget_s`` seconds or ``max_attempts`` attempts.
+    """
+
+    base_s: float = 1.0
+    cap_s: float = 32.0
+    budget_s: float = 60.0
+    max_attempts: int = 12
+    conflict_pause_s: float = 0.5
+
+    def backoff(self, attempt: int, rng: random.Random) -> float:
+        ceiling = min(self.cap_s, self.base_s * 2 ** (attempt - 1))
+        return ceiling / 2 + rng.uniform(0, ceiling / 2)
+
+
+def _cause(err: BaseException) -> BaseException:
+    # hf_hub_download reports a 5xx or a dropped connection as LocalEntryNotFoundError "from" the real error.
+    if isinstance(err, LocalEntryNotFoundError) and err.__cause__ is not None:
+        return err.__cause__
+    return err
+
+
+def _classify(err: BaseException) -> str | None:
+    """``conflict``, ``throttled``, ``unreachable``, ``unavailable`` (the outcome is unknown), ``fatal``,
+    or ``None`` for errors that are not the Hub's."""
+    err = _cause(err)
+    if isinstance(err, HfHubHTTPError):
+        status = err.response.status_code
+        if status in _CONFLICT:
+            return "conflict"
+        if status in _THROTTLED:
+            return "throttled"
+        if status in _UNAVAILABLE:
+            return "unavailable"
+        return "fatal"
+    if isinstance(err, (httpx2.ConnectError, httpx2.ConnectTimeout, httpx2.ProxyError)):
+        return "unreachable"  # the request was never sent
+    if isinstance(err, (httpx2.TransportError, ConnectionError, TimeoutError, LocalEntryNotFoundError)):
+        return "unavailable"
+    return None
+
+
+def _retry_after(err: BaseException) -> float | None:
+    """Seconds the Hub asked us to wait: ``Retry-After`` (delay-seconds) or the ``RateLimit`` reset ``t=``."""
+    response = getattr(_cause(err), "response", None)
+    if response is None:
+        return None
+    value = (response.headers.get("Retry-After") or "").strip()
+    if value.isdigit():
+        return float(value)
+    for part in (response.headers.get("RateLimit") or "").split(";"):
+        key, _, number = part.strip().partition("=")
+        if key == "t" and number.isdigit():
+            return float(number)
+    return None
+
+
+def _brief(err: BaseException) -> str:
+    """The error on one line (the client's messages span several)."""
+    return " ".join(str(err).split()) or type(err).__name__
+
+
+def _same_content(info: RepoFile, data: bytes) -> bool:
+    if info.lfs is not None:
+        return info.lfs.sha256 == hashlib.sha256(data).hexdigest()
+    return info.blob_id == git_hash(data)
+
+
+class HubStorage(Storage):
+    """Files of the Hub dataset repository ``repo_id`` (branch ``main``); created on first use.
+
+    ``api`` is any object with the ``HfApi`` methods used here (tests pass a fake).
+    ``head_ttl_s`` > 0 lets reads reuse the last known head for that long (fewer Hub calls,
+    but another writer's commit may be seen up to that late); 0 checks the head on every read.
+    """
+
+    def __init__(
+        self,
+        repo_id: str,
+        token: str | None = None,
+        api: Any | None = None,
+        private: bool = True,
+        *,
+        cache_dir: str | Path | None = None,
+        retry: RetryPolicy = RetryPolicy(),
+        head_ttl_s: float = 0.0,
+        cache_entries: int = 512,
+        cache_max_bytes: int = 1 << 20,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], None] = time.sleep,
+        rng: random.Random | None = None,
+    ) -> None:
+        self.repo_id = repo_id
+        self.private = private
+        self._api = api if api is not None else HfApi(token=token)
+        self._cache_dir = cache_dir
+        self._retry = retry
+        self._head_ttl_s = head_ttl_s
+        self._cache_entries = cache_entries
+        self._cache_max_bytes = cache_max_bytes
+        self._clock = clock
+        self._sleep = sleep
+        self._rng = rng if rng is not None else random.Random()
+        self._repo_ready = False
+        self._head: str | None = None
+        self._head_at = float("-inf")
+        self._cache: OrderedDict[tuple[str, str], Any] = OrderedDict()  # (sha, key) -> bytes | None | list
+        self._lock = threading.Lock()  # head and cache
+        self._commit_lock = threading.Lock()  # one commit at a time per instance: no self-inflicted races
+
+    def __repr__(self) -> str:
+        return f"HubStorage({self.repo_id!r})"
+
+    # -- reads -------------------------------------------------------------------------------
+
+    def head(self) -> str:
+        """The commit sha of ``main`` (fetched unless known for less than ``head_ttl_s``)."""
+        self._ensure_repo()
+        with self._lock:
+            if self._head is not None and self._clock() - self._head_at < self._head_ttl_s:
+                return self._head
+        return self._call("resolve the head of main", self._fetch_head)
+
+    def read(self, path: str) -> bytes | None:
+        check_path(path)
+        sha = self.head()
+
+        def download() -> bytes | None:
+            try:
+                local = self._api.hf_hub_download(
+                    self.repo_id, path, repo_type=REPO_TYPE, revision=sha, cache_dir=self._cache_dir
+                )
+            except RemoteEntryNotFoundError:
+                return None
+            return Path(local).read_bytes()
+
+        return self._cached(sha, "file:" + path, lambda: self._call(f"read {path!r}", download))
+
+    def list(self, prefix: str = "") -> list[str]:
+        prefix = prefix.rstrip("/")
+        if prefix:
+            check_path(prefix)
+        sha = self.head()
+
+        def tree() -> list[str]:
+            try:
+                entries = self._api.list_repo_tree(
+                    self.repo_id, path_in_repo=prefix or None, recursive=True, revision=sha, repo_type=REPO_TYPE
+                )
+                paths = [e.path for e in entries if isinstance(e, RepoFile)]
+            except RemoteEntryNotFoundError:  # no such folder
+                return []
+            under = prefix + "/" if prefix else ""
+            return sorted(p for p in paths if p.startswith(under) and p not in HUB_OWN_FILES)
+
+        return list(self._cached(sha, "list:" + prefix, lambda: self._call(f"list {prefix!r}", tree)))
+
+    # -- the one write -----------------------------------------------------------------------
+
+    def commit(self, puts: Mapping[str, bytes], deletes: Iterable[str] = (), message: str = "") -> None:
+        puts = {check_path(p): bytes(data) for p, data in puts.items()}
+        deletes = sorted({check_path(p) for p in deletes})
+        if both := set(puts) & set(deletes):
+            raise ValueError(f"paths {sorted(both)} are both written and deleted in one commit")
+        if not puts and not deletes:
+            return
+        with self._commit_lock:
+            self._ensure_repo()
+            self._commit_with_retries(puts, deletes, message or "update")
+
+    def _commit_with_retries(self, puts: dict[str, bytes], deletes: list[str], message: str) -> None:
+        start = self._clock()
+        parent = self._head  # last known head: a stale one costs a 412 and a re-base
+        unanswered: str | None = None  # parent of the last commit sent without an answer: it may have landed
+        attempt = 0
+        while True:
+            attempt, sent = attempt + 1, None
+            try:
+                if parent is None:
+                    parent = self._fetch_head()
+                if unanswered is not None and parent != unanswered and self._holds(parent, puts, deletes):
+                    log.info("%s: a commit whose response was lost had landed", self.repo_id)
+                    return self._landed(parent, puts, deletes)
+                operations = self._operations(parent, puts, deletes)
+                if not operations:  # only deletes, of files already gone
+                    return self._landed(parent, puts, deletes)
+                sent = parent
+                info = self._api.create_commit(
+                    self.repo_id, operations, commit_message=message, repo_type=REPO_TYPE, parent_commit=parent
+                )
+                return self._landed(info.oid, puts, deletes)
+            except Exception as err:
+                kind = _classify(err)
+                if kind is None:
+                    raise
+                if kind == "fatal":
+                    raise StorageError(f"commit to {self.repo_id}: the Hub refused it: {_brief(err)}") from err
+                if kind == "unavailable" and sent is not None:
+                    unanswered = sent
+                wait = self._wait(kind, attempt, err)
+                if attempt >= self._retry.max_attempts or self._clock() + wait > start + self._retry.budget_s:
+                    return self._give_up(attempt, start, err, unanswered is not None, puts, deletes)
+                log.warning("%s: commit attempt %d failed (%s); retrying in %.1f s", self.repo_id, attempt, kind, wait)
+                self._sleep(wait)
+                parent = self._try(self._fetch_head) or parent
+
+    def _operations(self, parent: str, puts: dict[str, bytes], deletes: list[str]) -> list[Any]:
+        """Fresh operations for one attempt (the client refuses to reuse them); deletes of absent files dropped."""
+        present = self._present(parent, deletes) if deletes else set()
+        operations: list[Any] = [CommitOperationAdd(path_in_repo=p, path_or_fileobj=d) for p, d in puts.items()]
+        return operations + [CommitOperationDelete(path_in_repo=p, is_folder=False) for p in deletes if p in present]
+
+    def _give_up(
+        self,
+        attempts: int,
+        start: float,
+        err: Exception,
+        maybe_landed: bool,
+        puts: dict[str, bytes],
+        deletes: list[str],
+    ) -> None:
+        """Acknowledge a change found at the head after all, or raise ``StorageError``."""
+        outcome = "nothing was stored"
+        if maybe_landed:  # one last look, outside the budget
+            head = self._try(self._fetch_head)
+            found = self._try(lambda: self._holds(head, puts, deletes)) if head is not None else None
+            if found:
+                log.info("%s: a commit whose response was lost had landed after all", self.repo_id)
+                return self._landed(head, puts, deletes)
+            if found is None:
+                outcome = "the Hub did not answer, so the change may still appear, unacknowledged"
+        spent = self._clock() - start
+        raise StorageError(
+            f"commit to {self.repo_id}: gave up after {attempts} attempts in {spent:.0f} s ({_brief(err)}); {outcome}"
+        ) from err
+
+    # -- helpers -----------------------------------------------------------------------------
+
+    def _wait(self, kind: str, attempt: int, err: Exception) -> float:
+        if kind == "conflict":
+            return self._rng.uniform(0, self._retry.conflict_pause_s)
+        wait = self._retry.backoff(attempt, self._rng)
+        asked = _retry_after(err)
+        return max(wait, asked) if asked is not None else wait
+
+    def _call(self, what: str, fn: Callable[[], T]) -> T:
+        """``fn()`` retried on 429/5xx/network errors within the budget; ``StorageError`` after."""
+        start = self._clock()
+        attempt = 0
+        while True:
+            attempt += 1
+            try:
+                return fn()
+            except Exception as err:
+                kind = _classify(err)
+                if kind is None:
+                    raise
+                wait = self._wait(kind, attempt, err)
+                too_late = self._clock() + wait > start + self._retry.budget_s
+                if kind == "fatal" or too_late or attempt >= self._retry.max_attempts:
+                    raise StorageError(f"{self.repo_id}: could not {what} ({attempt} attempts): {_brief(err)}") from err
+                log.warning("%s: %s failed (%s); retrying in %.1f s", self.repo_id, what, kind, wait)
+                self._sleep(wait)
+
+    def _try(self, fn: Callable[[], T]) -> T | None:
+        """``fn()``, or ``None`` when the Hub did not answer (used between commit attempts)."""
+        try:
+            return fn()
+        except Exception as err:
+            if _classify(err) is None:
+                raise
+            return None
+
+    def _ensure_repo(self) -> None:
+        if not self._repo_ready:
+            self._call(
+                "create the repository",
+                lambda: self._api.create_repo(self.repo_id, repo_type=REPO_TYPE, private=self.private, exist_ok=True),
+            )
+            self._repo_ready = True
+
+    def _fetch_head(self) -> str:
+        sha = self._api.repo_info(self.repo_id, repo_type=REPO_TYPE).sha
+        with self._lock:
+            self._head, self._head_at = sha, self._clock()
+        return sha
+
+    def _present(self, sha: str, paths: list[str]) -> set[str]:
+        infos = self._api.get_paths_info(self.repo_id, paths, revision=sha, repo_type=REPO_TYPE)
+        return {i.path for i in infos if isinstance(i, RepoFile)}
+
+    def _holds(self, sha: str, puts: dict[str, bytes], deletes: list[str]) -> bool:
+        """Whether the tree at ``sha`` has every put byte for byte and none of the deletes."""
+        infos = self._api.get_paths_info(self.repo_id, [*puts, *deletes], revision=sha, repo_type=REPO_TYPE)
+        files = {i.path: i for i in infos if isinstance(i, RepoFile)}
+        return all(p in files and _same_content(files[p], d) for p, d in puts.items()) and not (
+            files.keys() & set(deletes)
+        )
+
+    def _landed(self, sha: str, puts: dict[str, bytes], deletes: list[str]) -> None:
+        with self._lock:
+            self._head, self._head_at = sha, self._clock()
+            for path, data in puts.items():
+                self._remember((sha, "file:" + path), data)
+            for path in deletes:
+                self._remember((sha, "file:" + path), None)
+
+    def _cached(self, sha: str, key: str, load: Callable[[], T]) -> T:
+        # A commit sha names an immutable tree, so an entry keyed by it is never stale.
+        with self._lock:
+            if (sha, key) in self._cache:
+                self._cache.move_to_end((sha, key))
+                return self._cache[(sha, key)]
+        value = load()
+        with self._lock:
+            self._remember((sha, key), value)
+        return value
+
+    def _remember(self, key: tuple[str, str], value: Any) -> None:
+        if isinstance(value, bytes) and len(value) > self._cache_max_bytes:
+            return
+        self._cache[key] = value
+        self._cache.move_to_end(key)
+        while len(self._cache) > self._cache_entries:
+            self._cache.popitem(last=False)

@@ -1,0 +1,190 @@
+"""``LocalStorage``: the storage interface over a folder, safe against SIGKILL and a second process.
+
+A commit is all-or-nothing through a small write-ahead journal under ``{root}/.store/``:
+
+1. every new file is written to a staging folder ``.store/journal/.tmp-{tx}/`` and fsynced,
+   with a ``manifest.json`` naming its target path (and the paths to delete);
+2. the staging folder is renamed to ``.store/journal/{tx}`` and the journal folder fsynced:
+   **this rename is the commit point**; before it nothing counts, after it everything does;
+3. each staged file is renamed onto its target (atomic per file), deletes are applied, and the
+   touched folders are fsynced; then the entry is renamed to ``.done-{tx}`` and deleted.
+
+A process killed during step 3 leaves a committed journal entry; the next ``read``, ``list``
+or ``commit`` (of any process) replays it first. Replay is idempotent: a staged file that is
+already gone was already moved. All of this runs under ``filelock.FileLock`` on
+``.store/lock`` (released by the kernel when its holder dies), so two processes never
+interleave their steps.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import shutil
+import uuid
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+
+from filelock import FileLock, Timeout
+
+from leaderboard.storage.base import Storage, StorageError
+
+log = logging.getLogger(__name__)
+
+INTERNAL = ".store"  # the folder that holds the lock and the journal; not part of the namespace
+LOCK_TIMEOUT_S = 120.0  # a commit holds the lock for milliseconds; this long means something is stuck
+
+
+def check_path(path: str) -> str:
+    """``path`` when it is a relative POSIX path inside the namespace; ``ValueError`` otherwise."""
+    parts = path.split("/")
+    if not path or path.startswith("/") or "\\" in path or any(p in ("", ".", "..") for p in parts):
+        raise ValueError(f"storage path {path!r}: expected a relative POSIX path without '.', '..' or empty parts")
+    if parts[0] == INTERNAL:
+        raise ValueError(f"storage path {path!r}: {INTERNAL}/ is reserved for the store's own lock and journal")
+    return path
+
+
+class LocalStorage(Storage):
+    """Files under the folder ``root`` (created when missing)."""
+
+    def __init__(self, root: str | Path, lock_timeout_s: float = LOCK_TIMEOUT_S) -> None:
+        self.root = Path(root)
+        self._internal = self.root / INTERNAL
+        self._journal = self._internal / "journal"
+        self._journal.mkdir(parents=True, exist_ok=True)
+        self._lock = FileLock(str(self._internal / "lock"), timeout=lock_timeout_s)
+
+    def __repr__(self) -> str:
+        return f"LocalStorage({str(self.root)!r})"
+
+    def read(self, path: str) -> bytes | None:
+        target = self.root / check_path(path)
+        self._recover_if_needed()
+        try:
+            return target.read_bytes()
+        except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
+            return None
+
+    def list(self, prefix: str = "") -> list[str]:
+        prefix = prefix.rstrip("/")
+        base = self.root / check_path(prefix) if prefix else self.root
+        self._recover_if_needed()
+        if not base.is_dir():
+            return []
+        found = []
+        for folder, dirs, files in os.walk(base):
+            if Path(folder) == self.root:
+                dirs[:] = [d for d in dirs if d != INTERNAL]
+            relative = Path(folder).relative_to(self.root)
+            found += [(relative / name).as_posix() for name in files]
+        return sorted(found)
+
+    def commit(self, puts: Mapping[str, bytes], deletes: Iterable[str] = (), message: str = "") -> None:
+        puts = {check_path(p): bytes(data) for p, data in puts.items()}
+        deletes = sorted({check_path(p) for p in deletes})
+        if both := set(puts) & set(deletes):
+            raise ValueError(f"paths {sorted(both)} are both written and deleted in one commit")
+        if not puts and not deletes:
+            return
+        with self._locked(f"commit {message or 'update'!r}"):
+            self._recover()
+            entry = self._stage(puts, deletes, message)
+            self._apply(entry)
+        log.debug("%s: committed %d file(s), %d delete(s): %s", self, len(puts), len(deletes), message)
+
+    # -- the journal --------------------------------------------------------------------------
+
+    def _stage(self, puts: dict[str, bytes], deletes: Sequence[str], message: str) -> Path:
+        """Write the change to a journal entry and make it durable; return the committed entry."""
+        tx = uuid.uuid4().hex
+        staging = self._journal / f".tmp-{tx}"
+        try:
+            staging.mkdir()
+            names = {}
+            for index, (path, data) in enumerate(puts.items()):
+                _write_synced(staging / str(index), data)
+                names[str(index)] = path
+            manifest = {"puts": names, "deletes": deletes, "message": message}
+            _write_synced(staging / "manifest.json", json.dumps(manifest).encode())
+            fsync_dir(staging)
+            entry = self._journal / tx
+            os.rename(staging, entry)  # the commit point
+            fsync_dir(self._journal)
+        except OSError as error:
+            shutil.rmtree(staging, ignore_errors=True)
+            raise StorageError(f"{self}: cannot stage commit {message!r}: {error}") from error
+        return entry
+
+    def _apply(self, entry: Path) -> None:
+        """Move a committed entry's files into place and remove it. Idempotent."""
+        try:
+            manifest = json.loads((entry / "manifest.json").read_text("utf-8"))
+            touched = set()
+            for name, path in manifest["puts"].items():
+                staged, target = entry / name, self.root / path
+                if staged.exists():  # gone means a replay already moved it
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    os.replace(staged, target)
+                touched.add(target.parent)
+            for path in manifest["deletes"]:
+                target = self.root / path
+                target.unlink(missing_ok=True)
+                touched.add(target.parent)
+            for folder in touched:
+                if folder.is_dir():
+                    fsync_dir(folder)
+            # Retire the entry with one atomic rename before deleting it: a writer killed while
+            # deleting leaves a ".done-" folder to drop, never a committed entry missing its manifest.
+            retired = self._journal / f".done-{entry.name}"
+            os.rename(entry, retired)
+            fsync_dir(self._journal)
+            shutil.rmtree(retired)
+        except OSError as error:
+            raise StorageError(f"{self}: commit {entry.name} is durable but not yet applied: {error}") from error
+
+    def _recover_if_needed(self) -> None:
+        # Cheap check first: a committed entry only exists while a commit is applying or after a crash.
+        if any(not name.startswith(".") for name in os.listdir(self._journal)):
+            with self._locked("recover"):
+                self._recover()
+
+    def _recover(self) -> None:
+        """Under the lock: finish committed entries, drop staging and retired entries left by a crash."""
+        for entry in sorted(self._journal.iterdir()):
+            if entry.name.startswith("."):  # ".tmp-": never committed; ".done-": fully applied
+                shutil.rmtree(entry, ignore_errors=True)
+            else:
+                log.info("%s: replaying commit %s left by an interrupted writer", self, entry.name)
+                self._apply(entry)
+
+    @contextmanager
+    def _locked(self, what: str) -> Iterator[None]:
+        try:
+            self._lock.acquire()
+        except Timeout as error:
+            raise StorageError(
+                f"{self}: {what}: the lock {self._lock.lock_file} was held elsewhere for over {self._lock.timeout} s"
+            ) from error
+        try:
+            yield
+        finally:
+            self._lock.release()
+
+
+def _write_synced(path: Path, data: bytes) -> None:
+    with open(path, "wb") as handle:
+        handle.write(data)
+        handle.flush()
+        os.fsync(handle.fileno())
+
+
+def fsync_dir(folder: Path) -> None:
+    """Make a rename or new entry in ``folder`` durable (POSIX needs the directory itself fsynced)."""
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)

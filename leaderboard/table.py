@@ -1,0 +1,180 @@
+"""The public leaderboard table and its copy in the results store.
+
+Rows: every approved, unhidden submission that asked to be published and has a result (each
+its own row), the maintainers' *reported* rows (a published figure with its source link), and
+always the straight-forward baseline (score 0 by definition of the score, coverage 1). Only
+aggregates are published; contact e-mails and per-row scores are not columns of this table.
+
+The results store holds ``data/leaderboard.jsonl`` (one row a line, ``COLUMNS`` in every row)
+and a dataset card, so ``datasets.load_dataset`` reads it and it renders on the Hub without
+the service. The table is derived from the requests store: ``Publisher.sync`` rewrites it when
+it differs, so a publish lost in a crash is redone by the next sync.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+
+from leaderboard.records import FAILED, SPLITS, Reported
+from leaderboard.registry import Entry, Registry
+from leaderboard.results import public_summary, read_summary
+from leaderboard.storage import Storage
+
+log = logging.getLogger(__name__)
+
+TABLE_PATH = "data/leaderboard.jsonl"
+CARD_PATH = "README.md"
+BASELINE_MODEL = "Straight forward (baseline)"
+COLUMNS = (
+    "submission_id",
+    "kind",  # "submission", "reported" or "baseline"
+    "model",
+    "organization",
+    "model_link",
+    "paper_link",
+    "description",
+    "open_weights",
+    "parameters_b",
+    "split",
+    "score",
+    "score_valid_only",
+    "coverage",
+    "n_expected",
+    "n_valid",
+    "n_invalid",
+    "n_missing",
+    "per_embodiment",
+    "per_category",
+    "per_metadata",
+    "scorer_version",
+    "dataset_revision",
+    "submitted_at",
+    "source",  # where a reported figure was published
+)
+
+
+def _row(**values: object) -> dict[str, object]:
+    unknown = set(values) - set(COLUMNS)
+    assert not unknown, f"not a public column: {unknown}"
+    return {column: values.get(column) for column in COLUMNS}
+
+
+def baseline_row(split: str) -> dict[str, object]:
+    return _row(
+        submission_id=f"baseline-{split}",
+        kind="baseline",
+        model=BASELINE_MODEL,
+        description="A vertical line up the image centre; the score is 0 for it by definition.",
+        split=split,
+        score=0.0,
+        score_valid_only=0.0,
+        coverage=1.0,
+    )
+
+
+def reported_row(reported: Reported) -> dict[str, object]:
+    return _row(
+        submission_id=f"reported-{reported.row_id}",
+        kind="reported",
+        model=reported.model,
+        organization=reported.organization,
+        model_link=reported.model_link,
+        split=reported.split,
+        score=reported.score,
+        score_valid_only=reported.score_valid_only,
+        coverage=reported.coverage,
+        submitted_at=(reported.added_at or "")[:10] or None,
+        source=reported.source,
+    )
+
+
+def submission_row(entry: Entry, summary: dict) -> dict[str, object]:
+    metadata = entry.metadata.public()
+    return _row(
+        submission_id=entry.submission_id,
+        kind="submission",
+        split=entry.request.split,
+        submitted_at=entry.request.created_at[:10],
+        **metadata,
+        **{k: v for k, v in public_summary(summary).items() if k in COLUMNS},
+    )
+
+
+def public_rows(registry: Registry) -> list[dict[str, object]]:
+    """The public table, best score first within each split (test first)."""
+    rows = []
+    for entry in registry.entries():
+        if not entry.public or entry.job.status == FAILED:
+            continue
+        summary = read_summary(registry.store, entry.submission_id)
+        if summary is not None:
+            rows.append(submission_row(entry, summary))
+    rows += [reported_row(r) for r in registry.reported()]
+    splits = {"test"} | {str(r["split"]) for r in rows}
+    rows += [baseline_row(split) for split in splits]
+    order = {split: i for i, split in enumerate(reversed(SPLITS))}
+
+    def rank(row: dict[str, object]) -> tuple:
+        score = row["score"]
+        value = float(score) if isinstance(score, int | float) else 0.0
+        return (order.get(str(row["split"]), 9), score is None, -value, row["submitted_at"] or "")
+
+    return sorted(rows, key=rank)
+
+
+def table_bytes(rows: list[dict[str, object]]) -> bytes:
+    return "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows).encode()
+
+
+class Publisher:
+    """Keeps the results store equal to the table derived from the requests store."""
+
+    def __init__(self, registry: Registry, results: Storage) -> None:
+        self.registry = registry
+        self.results = results
+
+    def rows(self) -> list[dict[str, object]]:
+        return public_rows(self.registry)
+
+    def read(self) -> list[dict[str, object]]:
+        """The table as published (what the app shows without recomputing)."""
+        data = self.results.read(TABLE_PATH)
+        return [json.loads(line) for line in data.decode().splitlines() if line] if data else []
+
+    def sync(self) -> bool:
+        """Rewrite the published table when it differs; True when a commit was made."""
+        table = table_bytes(self.rows())
+        card = CARD.encode()
+        puts = {p: d for p, d in ((TABLE_PATH, table), (CARD_PATH, card)) if self.results.read(p) != d}
+        if not puts:
+            return False
+        self.results.commit(puts, message="update the leaderboard table")
+        log.info("published the leaderboard table (%d rows)", table.count(b"\n"))
+        return True
+
+
+CARD = """---
+license: cc-by-4.0
+pretty_name: NaviTrace leaderboard
+configs:
+- config_name: default
+  data_files:
+  - split: train
+    path: data/leaderboard.jsonl
+---
+# NaviTrace leaderboard: results
+
+The public results of the [NaviTrace](https://arxiv.org/abs/2510.26909) leaderboard, one row per
+approved submission, plus reported figures (`kind` = `reported`, with their `source`) and the
+straight-forward baseline (`kind` = `baseline`, score 0 by definition). Written by the leaderboard
+service; do not edit by hand (the next update rewrites it).
+
+- `score`: mean normalised score over every expected row of the split, invalid or missing rows
+  counting as 0 (100 is perfect, 0 the straight-forward baseline; higher is better).
+- `score_valid_only`: the mean over valid rows only; `coverage`: valid rows / expected rows.
+- `per_embodiment`, `per_category`, `per_metadata`: the same coverage-aware mean over subsets.
+- `scorer_version`, `dataset_revision`: what produced the numbers.
+
+Only aggregates are published: per-row test scores and contact details stay private.
+"""

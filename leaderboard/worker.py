@@ -1,0 +1,228 @@
+"""The worker: takes the next job (FIFO), scores it with the private answer key, records the outcome.
+
+Exactly once, even under SIGKILL at any moment:
+
+- one worker at a time per machine (a process lock; a second one finds it taken and returns);
+- a job is *claimed* by a commit (RUNNING, attempts + 1, a lease); a heartbeat renews the lease
+  while scoring; a job whose worker died is taken up again (see ``queue``), a bounded number
+  of times;
+- the outcome is *one* commit: the job's FINISHED state, the summary, the per-row scores and
+  the audit entry land together or not at all, and only while the lease is still ours. Result
+  files are keyed by submission id, so a redo replaces rather than adds;
+- the public table is derived and re-synced after every job and at the end of every drain.
+
+``Worker.drain`` is the APScheduler job inside the app; ``python -m leaderboard work`` runs the
+same worker standalone.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+
+from filelock import Timeout
+
+from leaderboard import audit
+from leaderboard.answer_keys import AnswerKeys
+from leaderboard.config import Settings
+from leaderboard.locks import process_lock
+from leaderboard.queue import Decision, Holder, next_job
+from leaderboard.records import FAILED, FINISHED, RUNNING, Job, iso, job_path, upload_path
+from leaderboard.registry import Entry, Registry
+from leaderboard.results import result_files
+from leaderboard.storage import StorageError
+from leaderboard.table import Publisher
+from scoring import SubmissionError, score_submission
+
+log = logging.getLogger(__name__)
+
+WORKER = "worker"  # the "who" of the worker's audit entries
+SERVER_PROBLEM = "it does not count against your quota, and the maintainers can score it again"
+
+
+class Worker:
+    def __init__(
+        self,
+        settings: Settings,
+        registry: Registry,
+        keys: AnswerKeys,
+        publisher: Publisher,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.settings = settings
+        self.registry = registry
+        self.store = registry.store
+        self.keys = keys
+        self.publisher = publisher
+        self.clock = clock
+        self._generation: int | None = None
+
+    def run_once(self) -> str | None:
+        """Score the next job if there is one; its id, or ``None`` when idle or another worker is busy."""
+        lock = process_lock(self.settings.locks_folder, "worker", timeout=0)
+        try:
+            lock.acquire()
+        except Timeout:
+            log.debug("another worker is running on this machine")
+            return None
+        try:
+            with Holder.here() as holder:
+                return self._next(holder)
+        finally:
+            lock.release()
+
+    def drain(self, max_jobs: int | None = None) -> int:
+        """Score jobs until the queue is empty (or ``max_jobs``); the number scored. The scheduled entry point."""
+        done = 0
+        while max_jobs is None or done < max_jobs:
+            if self.run_once() is None:
+                break
+            done += 1
+        self._sync()
+        return done
+
+    def run_forever(self, stop: threading.Event | None = None) -> None:
+        """Drain, wait ``SCORE_INTERVAL_S``, repeat, until ``stop`` is set."""
+        stop = stop or threading.Event()
+        while not stop.is_set():
+            try:
+                self.drain()
+            except StorageError as error:  # the store is unreachable: try again next round
+                log.error("worker round failed: %s", error)
+            except Exception:  # a background loop carries on; the traceback goes to the log
+                log.exception("worker round failed; trying again in %s s", self.settings.score_interval_s)
+            stop.wait(self.settings.score_interval_s)
+
+    # -- one job ----------------------------------------------------------------------------------
+
+    def _next(self, holder: Holder) -> str | None:
+        generation = self.registry.generation()
+        if generation != self._generation:  # a rescore may follow a new answer key: reload it
+            self.keys.refresh()
+            self._generation = generation
+        while True:
+            found = next_job(self.registry.entries(), self.clock(), self.settings.max_attempts)
+            if found is None:
+                return None
+            entry, decision = found
+            if decision is Decision.GIVE_UP:
+                self._give_up(entry)
+                continue
+            return self._run(entry, holder)
+
+    def _run(self, entry: Entry, holder: Holder) -> str:
+        job = self._claim(entry, holder)
+        beat = _Heartbeat(lambda: self._renew(job, holder), self.settings.lease_s / 3)
+        with beat:
+            outcome, files, score = self._score(entry)
+        now = self.clock()
+        done = job.but(lease=None, updated_at=iso(now), finished_at=iso(now), **outcome)
+        current = self.registry.job(entry.submission_id)
+        if current.lease is None or current.lease.token != holder.token:
+            log.warning("lost the lease on %s while scoring; leaving it to its new worker", entry.submission_id)
+            return entry.submission_id
+        action = "finished" if done.status == FINISHED else "failed"
+        after = {k: getattr(done, k) for k in ("status", "attempts", "generation", "message", "failure")}
+        after["score"] = score
+        path, data = audit.entry_file(WORKER, action, entry.submission_id, now, None, after)
+        files.update({job_path(entry.submission_id): done.to_bytes(), path: data})
+        self.store.commit(files, message=f"{action} {entry.submission_id}")
+        log.info("%s %s (attempt %d)", action, entry.submission_id, done.attempts)
+        self._sync()
+        return entry.submission_id
+
+    def _claim(self, entry: Entry, holder: Holder) -> Job:
+        now = self.clock()
+        attempts = 0 if entry.stale else entry.job.attempts
+        retry = entry.job.status == RUNNING
+        job = Job(
+            entry.submission_id,
+            status=RUNNING,
+            attempts=attempts + 1,
+            generation=entry.generation,
+            lease=holder.lease(now, self.settings.lease_s),
+            message=f"scoring was interrupted (the worker stopped); started again, attempt {attempts + 1}"
+            if retry
+            else None,
+            updated_at=iso(now),
+            started_at=iso(now),
+        )
+        self.store.commit({job_path(entry.submission_id): job.to_bytes()}, message=f"claim {entry.submission_id}")
+        return job
+
+    def _renew(self, job: Job, holder: Holder) -> None:
+        now = self.clock()
+        renewed = job.but(lease=holder.lease(now, self.settings.lease_s), updated_at=iso(now))
+        self.store.commit({job_path(job.submission_id): renewed.to_bytes()}, message=f"heartbeat {job.submission_id}")
+
+    def _score(self, entry: Entry) -> tuple[dict, dict[str, bytes], float | None]:
+        """``(job fields, files, score)`` of the outcome; every failure is caught and described here."""
+        submission_id, split = entry.submission_id, entry.request.split
+        try:
+            data = self.store.read(upload_path(submission_id))
+            if data is None:
+                raise FileNotFoundError(f"{upload_path(submission_id)} is missing from the requests store")
+            evaluation = score_submission(data, self.keys.private(split), baseline_raw=self.settings.baseline_raw)
+        except SubmissionError as error:
+            message = f"the file could not be scored: {error}"
+            return {"status": FAILED, "failure": "submission", "message": message}, {}, None
+        except Exception:  # any other failure is ours, not the submitter's: record it, keep going
+            log.exception("scoring %s failed", submission_id)
+            message = f"scoring failed because of a problem on the server; {SERVER_PROBLEM}"
+            return {"status": FAILED, "failure": "server", "message": message}, {}, None
+        summary = evaluation.summary
+        outcome = {
+            "status": FINISHED,
+            "failure": None,
+            "message": None,
+            "scorer_version": summary["scorer_version"],
+            "dataset_revision": summary["dataset_revision"],
+        }
+        return outcome, result_files(submission_id, evaluation), summary["score"]
+
+    def _give_up(self, entry: Entry) -> None:
+        now = self.clock()
+        job = entry.job.but(
+            status=FAILED,
+            lease=None,
+            failure="server",
+            message=f"scoring stopped {entry.job.attempts} times before it finished; {SERVER_PROBLEM}",
+            updated_at=iso(now),
+            finished_at=iso(now),
+        )
+        after = {"status": FAILED, "attempts": job.attempts, "generation": job.generation, "failure": "server"}
+        path, data = audit.entry_file(WORKER, "failed", entry.submission_id, now, None, after)
+        self.store.commit({job_path(entry.submission_id): job.to_bytes(), path: data}, message="give up")
+        log.error("gave up on %s after %d attempts", entry.submission_id, entry.job.attempts)
+
+    def _sync(self) -> None:
+        try:
+            self.publisher.sync()
+        except StorageError as error:  # derived data: the next sync redoes it
+            log.error("could not publish the leaderboard table: %s", error)
+
+
+class _Heartbeat:
+    """Calls ``renew`` every ``interval`` seconds in a thread until the block ends."""
+
+    def __init__(self, renew: Callable[[], None], interval: float) -> None:
+        self.renew, self.interval = renew, interval
+        self.stopped = threading.Event()
+        self.thread = threading.Thread(target=self._beat, name="lease-heartbeat", daemon=True)
+
+    def __enter__(self) -> _Heartbeat:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stopped.set()
+        self.thread.join()  # an in-flight renewal lands before the outcome is committed
+
+    def _beat(self) -> None:
+        while not self.stopped.wait(self.interval):
+            try:
+                self.renew()
+            except StorageError as error:
+                log.warning("lease heartbeat failed: %s", error)

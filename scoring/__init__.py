@@ -1,0 +1,41 @@
+"""The NaviTrace score: exact, fast, and free of UI and Hub code.
+
+Public API::
+
+    key = load_answer_key("path/or/repo", "validation", cache_dir)
+    evaluation = score_submission("predictions.tsv", key)   # rows + summary
+    row = score_row(trace, key.truths(sample_id, embodiment), key.mask(sample_id), embodiment)
+"""
+
+from __future__ import annotations
+
+__version__ = "1.0.0"
+
+from scoring.answer_key import AnswerKey, AnswerKeyError, Sample, load_answer_key  # noqa: E402
+from scoring.evaluate import Evaluation, RowResult, check_submission, score_submission  # noqa: E402
+from scoring.prediction import Reason, parse_prediction  # noqa: E402
+from scoring.row import NAVITRACE_BASELINE_RAW, GroundTruth, RowScore, normalise, score_row  # noqa: E402
+from scoring.submission import MAX_FILE_BYTES, Submission, SubmissionError, read_submission  # noqa: E402
+
+__all__ = [
+    "AnswerKey",
+    "AnswerKeyError",
+    "Evaluation",
+    "GroundTruth",
+    "MAX_FILE_BYTES",
+    "NAVITRACE_BASELINE_RAW",
+    "Reason",
+    "RowResult",
+    "RowScore",
+    "Sample",
+    "Submission",
+    "SubmissionError",
+    "__version__",
+    "check_submission",
+    "load_answer_key",
+    "normalise",
+    "parse_prediction",
+    "read_submission",
+    "score_row",
+    "score_submission",
+]

@@ -1,0 +1,129 @@
+"""Scoring one row: a predicted trace against the ground-truth traces of its embodiment.
+
+``score_row`` knows nothing of files or datasets: numpy in, a ``RowScore`` out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+from scipy.spatial import cKDTree
+
+from scoring.dtw import dtw_distance
+from scoring.geometry import Pixels, Trace, line_pixels, rasterise_truth, resample
+from scoring.penalty_table import penalties_at
+from scoring.prediction import Reason
+
+NEAR_DISTANCE = 35.0  # METRIC.md step 1: pixels this close to the ground truth cost nothing
+NAVITRACE_BASELINE_RAW = 3234.75  # METRIC.md: mean raw score of the straight-forward trace
+
+
+@dataclass(frozen=True)
+class GroundTruth:
+    """One expert trace and its anti-aliased raster (computed once, in the answer key)."""
+
+    points: Trace
+    pixels: Pixels
+
+    @classmethod
+    def from_points(cls, points: Trace, height: int, width: int) -> GroundTruth:
+        points = np.asarray(points, dtype=np.float64).reshape(-1, 2)
+        return cls(points, rasterise_truth(points, height, width))
+
+
+@dataclass(frozen=True)
+class RowScore:
+    """The score of one (sample, embodiment) row and its components.
+
+    ``status`` is ``valid``, ``invalid`` or ``missing``; the numbers are ``None`` unless valid.
+    ``score`` is the normalised score (100 perfect, 0 the straight-forward baseline, higher is
+    better); ``raw = dtw + fde + penalty`` in pixels (lower is better); ``best_gt`` is the index
+    of the ground-truth trace that gave the lowest raw score.
+    """
+
+    status: str
+    reason: str | None = None
+    score: float | None = None
+    dtw: float | None = None
+    fde: float | None = None
+    penalty: float | None = None
+    raw: float | None = None
+    best_gt: int | None = None
+
+    @classmethod
+    def invalid(cls, reason: str) -> RowScore:
+        return cls("invalid", reason)
+
+    @classmethod
+    def missing(cls) -> RowScore:
+        return cls("missing", Reason.MISSING)
+
+
+def normalise(raw: float, baseline_raw: float) -> float:
+    """``(B - raw) / B * 100``: 100 for a perfect trace, 0 at the straight-forward baseline.
+
+    >>> normalise(0.0, 3234.75), normalise(3234.75, 3234.75)
+    (100.0, 0.0)
+    """
+    return (baseline_raw - raw) / baseline_raw * 100.0
+
+
+def score_row(
+    prediction: Trace,
+    truths: Sequence[GroundTruth],
+    labels: NDArray[np.integer],
+    embodiment: str,
+    baseline_raw: float = NAVITRACE_BASELINE_RAW,
+) -> RowScore:
+    """Score a parsed prediction (``(n, 2)`` pixel points) against ``truths`` (METRIC.md).
+
+    ``labels`` is the ``H x W`` segmentation mask (any integer array, a memmap is fine: only
+    the pixels the predicted line crosses are read).
+    """
+    if not truths:
+        return RowScore.invalid(Reason.NO_TRUTH)
+    height, width = labels.shape
+    current = np.asarray(prediction, dtype=np.float64)
+    pixels = line_pixels(current, height, width)
+    costs = penalties_at(labels[pixels[:, 0], pixels[:, 1]], embodiment)
+    best: tuple[float, float, float, float, int] | None = None
+    for index, truth in enumerate(truths):
+        if len(current) < len(truth.points):
+            # Reference carry-over: the resampled prediction replaces it for later truths.
+            current = resample(current, len(truth.points))
+            pixels = line_pixels(current, height, width)
+            costs = penalties_at(labels[pixels[:, 0], pixels[:, 1]], embodiment)
+        reference = truth.points if len(truth.points) == len(current) else resample(truth.points, len(current))
+        if len(pixels) == 0:
+            continue
+        penalty = semantic_penalty(pixels, costs, truth.pixels)
+        fde = float(np.hypot(*(current[-1] - reference[-1])))
+        dtw = dtw_distance(current, reference)
+        raw = dtw + fde + penalty
+        if np.isfinite(raw) and (best is None or raw < best[0]):
+            best = (raw, dtw, fde, penalty, index)
+    if best is None:
+        return RowScore.invalid(Reason.OFF_IMAGE)
+    raw, dtw, fde, penalty, index = best
+    return RowScore("valid", None, normalise(raw, baseline_raw), dtw, fde, penalty, raw, index)
+
+
+def semantic_penalty(pixels: Pixels, costs: NDArray[np.float64], truth_pixels: Pixels) -> float:
+    """Mean penalty over the predicted line's pixels (METRIC.md step 3).
+
+    A pixel costs its label's penalty only when it lies more than 35 px (Euclidean, in
+    (row, col) units) from every rasterised ground-truth pixel; the distance is looked up
+    for the charged pixels alone instead of building the full-image field.
+    """
+    charged = np.flatnonzero(costs > 0.0)
+    if len(charged) == 0:
+        return 0.0
+    if len(truth_pixels) == 0:
+        return float(costs.sum() / len(costs))  # no ground-truth pixel: every pixel is far
+    # Lattice distances between 35 and 35.5 exist (sqrt(1226)), so bound above 35 and compare.
+    distance, _ = cKDTree(truth_pixels).query(pixels[charged], distance_upper_bound=NEAR_DISTANCE + 0.5)
+    far = distance > NEAR_DISTANCE
+    return float(costs[charged][far].sum() / len(costs))

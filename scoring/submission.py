@@ -1,0 +1,229 @@
+"""Reading a submission TSV as the published inference notebook writes it.
+
+The notebook writes ``DataFrame.to_csv(sep="\\t", index=False)``: UTF-8, a header row, cells
+holding tabs, quotes or newlines quoted. Whole-file problems raise ``SubmissionError`` (the file
+is rejected); a bad ``prediction`` cell is left for the row scorer to mark invalid.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from scoring.penalty_table import EMBODIMENTS
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from scoring.answer_key import AnswerKey
+
+REQUIRED_COLUMNS = ("sample_id", "embodiment", "prediction")
+MAX_FILE_BYTES = 64 * 1024 * 1024  # a full test split with long reasoning texts is ~30 MB
+
+
+class SubmissionError(Exception):
+    """The file as a whole cannot be scored. ``str(error)`` says what, where and what was expected."""
+
+    def __init__(
+        self,
+        problem: str,
+        *,
+        line: int | None = None,
+        sample_id: str | None = None,
+        embodiment: str | None = None,
+        column: str | None = None,
+    ) -> None:
+        self.problem, self.line, self.sample_id, self.embodiment, self.column = (
+            problem,
+            line,
+            sample_id,
+            embodiment,
+            column,
+        )
+        self.where = describe_location(line, sample_id, embodiment, column)
+        super().__init__(f"{self.where}: {problem}" if self.where else problem)
+
+
+def describe_location(
+    line: int | None, sample_id: str | None = None, embodiment: str | None = None, column: str | None = None
+) -> str:
+    """``line 14 (sample_id "test_0042", embodiment "Bicycle"), column "prediction"``."""
+    parts = [f"line {line}"] if line is not None else []
+    keys = [f'{name} "{value}"' for name, value in (("sample_id", sample_id), ("embodiment", embodiment)) if value]
+    if keys:
+        parts.append(f"({', '.join(keys)})")
+    text = " ".join(parts)
+    if column:
+        text = f'{text}, column "{column}"' if text else f'column "{column}"'
+    return text
+
+
+@dataclass(frozen=True)
+class SubmittedRow:
+    line: int  # line of the file where the row starts (the header is line 1)
+    sample_id: str
+    embodiment: str
+    prediction: str
+
+
+@dataclass
+class Submission:
+    rows: list[SubmittedRow]
+    columns: list[str]
+    warnings: list[str] = field(default_factory=list)
+
+
+def read_submission(
+    source: str | Path | bytes | pd.DataFrame, key: AnswerKey, max_bytes: int = MAX_FILE_BYTES
+) -> Submission:
+    """Read and check a submission against the samples of ``key``; raise ``SubmissionError``."""
+    if hasattr(source, "to_dict"):  # a pandas DataFrame: the Python API's "table"
+        frame = source.fillna("").astype(str)  # type: ignore[union-attr]
+        header = [str(c) for c in frame.columns]
+        records = ((index + 2, list(values)) for index, values in enumerate(frame.itertuples(index=False, name=None)))
+        return _check_rows(header, records, key)
+    data = source if isinstance(source, bytes) else _read_file(Path(source), max_bytes)
+    if len(data) > max_bytes:
+        raise SubmissionError(f"the file is {_size(len(data))}, over the {_size(max_bytes)} limit")
+    text = _decode(data)
+    if not text.strip():
+        raise SubmissionError("the file is empty: expected a header line and one row per (sample_id, embodiment)")
+    return _parse(text, key, max_bytes)
+
+
+def _read_file(path: Path, max_bytes: int) -> bytes:
+    try:
+        size = path.stat().st_size
+        if path.is_dir():
+            raise SubmissionError(f"{path} is a directory, expected a TSV file")
+        if not path.is_file():
+            raise SubmissionError(f"{path} is not a regular file, expected a TSV file")
+        if size > max_bytes:
+            raise SubmissionError(f"{path} is {_size(size)}, over the {_size(max_bytes)} limit")
+        return path.read_bytes()
+    except FileNotFoundError:
+        raise SubmissionError(f"{path}: no such file") from None
+    except PermissionError:
+        raise SubmissionError(f"{path}: cannot read the file (permission denied)") from None
+
+
+def _decode(data: bytes) -> str:
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        raise SubmissionError("the file is UTF-16 (it starts with a UTF-16 byte-order mark), expected UTF-8")
+    try:
+        return data.decode("utf-8-sig")  # a UTF-8 byte-order mark is tolerated and dropped
+    except UnicodeDecodeError as error:
+        before = data[: error.start]
+        line = before.count(b"\n") + 1
+        column = error.start - (before.rfind(b"\n") + 1) + 1
+        raise SubmissionError(
+            f"byte 0x{data[error.start]:02x} at column {column} is not UTF-8; save the file as UTF-8", line=line
+        ) from None
+
+
+def _parse(text: str, key: AnswerKey, max_bytes: int) -> Submission:
+    csv.field_size_limit(max(csv.field_size_limit(), max_bytes))  # long model answers are fine
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter="\t", quotechar='"', strict=True)
+    try:
+        header = next(reader)
+    except csv.Error as error:
+        raise SubmissionError(f"malformed header: {error}", line=1) from None
+    if len(header) == 1 and any(sep in header[0] for sep in ",;|"):
+        separator = next(sep for sep in ",;|" if sep in header[0])
+        raise SubmissionError(
+            f"the header has no tab but has {separator!r}: the file is not tab-separated "
+            "(write it with to_csv(sep='\\t', index=False))",
+            line=1,
+        )
+    return _check_rows([h.strip() for h in header], _records(reader), key)
+
+
+def _records(reader: Iterator[list[str]]) -> Iterator[tuple[int, list[str]]]:
+    start = 2
+    while True:
+        try:
+            record = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as error:
+            raise SubmissionError(f"malformed quoting: {error}", line=start) from None
+        if record:  # csv yields [] for a blank line
+            yield start, record
+        start = reader.line_num + 1  # type: ignore[attr-defined]
+
+
+def _check_header(header: Sequence[str]) -> dict[str, int]:
+    seen = {}
+    for index, name in enumerate(header):
+        if name in seen:
+            raise SubmissionError(f'column "{name}" appears twice in the header', line=1)
+        seen[name] = index
+    missing = [c for c in REQUIRED_COLUMNS if c not in seen]
+    if missing:
+        found = ", ".join(f'"{h}"' for h in header) or "nothing"
+        raise SubmissionError(
+            f"missing required column{'s' if len(missing) > 1 else ''} {', '.join(missing)}; "
+            f"found {found}; expected at least {', '.join(REQUIRED_COLUMNS)}",
+            line=1,
+        )
+    return seen
+
+
+def _check_rows(header: list[str], records: Iterator[tuple[int, list[str]]], key: AnswerKey) -> Submission:
+    columns = _check_header(header)
+    rows: list[SubmittedRow] = []
+    first_line: dict[tuple[str, str], int] = {}
+    for line, record in records:
+        if len(record) != len(header):
+            raise SubmissionError(
+                f"{len(record)} field{'s' if len(record) != 1 else ''}, expected {len(header)} "
+                "(one per header column); is a tab missing or a text cell unquoted?",
+                line=line,
+            )
+        sample_id = record[columns["sample_id"]].strip()
+        embodiment = record[columns["embodiment"]].strip()
+        _check_row_key(line, sample_id, embodiment, key, first_line)
+        first_line[(sample_id, embodiment)] = line
+        rows.append(SubmittedRow(line, sample_id, embodiment, record[columns["prediction"]]))
+    if not rows:
+        raise SubmissionError("the file has a header but no rows: expected one row per (sample_id, embodiment)", line=1)
+    return Submission(rows, header)
+
+
+def _check_row_key(
+    line: int, sample_id: str, embodiment: str, key: AnswerKey, first_line: dict[tuple[str, str], int]
+) -> None:
+    if not sample_id:
+        raise SubmissionError("empty sample_id", line=line, column="sample_id")
+    if sample_id not in key:
+        raise SubmissionError(
+            f"unknown sample_id: not in the {key.split} split (is this a file for another split?)",
+            line=line,
+            sample_id=sample_id,
+            column="sample_id",
+        )
+    annotated = key.sample(sample_id).embodiments
+    if embodiment not in annotated:
+        known = "" if embodiment in EMBODIMENTS else f"; embodiments are {', '.join(EMBODIMENTS)}"
+        raise SubmissionError(
+            f"embodiment not annotated for this sample (annotated: {', '.join(annotated)}){known}",
+            line=line,
+            sample_id=sample_id,
+            embodiment=embodiment,
+            column="embodiment",
+        )
+    if (sample_id, embodiment) in first_line:
+        raise SubmissionError(
+            f"duplicate row: (sample_id, embodiment) already given on line {first_line[(sample_id, embodiment)]}",
+            line=line,
+            sample_id=sample_id,
+            embodiment=embodiment,
+        )
+
+
+def _size(n: int) -> str:
+    return f"{n / (1024 * 1024):.1f} MB" if n >= 1024 * 1024 else f"{n} bytes"

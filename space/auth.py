@@ -1,0 +1,151 @@
+"""Who is asking: resolved on the server for every call, never taken from a form field.
+
+Every event handler that needs a user takes ``profile: gr.OAuthProfile | None``; Gradio fills it
+from the signed session cookie of the request, never from the browser's inputs.
+
+- On a Space (``SPACE_ID`` set) the session is Hugging Face OAuth: ``gr.LoginButton`` and the
+  README front matter's ``hf_oauth: true``; Gradio adds the routes and the session middleware.
+- Anywhere else, a *local development* sign-in: a form posts a user name to
+  ``/local-auth/sign-in``, which stores it in the same signed session (a secret made at start-up),
+  so the handlers cannot tell the difference. The page says clearly that this is not Hugging Face.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import time
+from urllib.parse import urlsplit
+
+import gradio as gr
+from fastapi import Request
+from fastapi.responses import HTMLResponse, RedirectResponse
+from starlette.middleware import Middleware
+from starlette.middleware.sessions import SessionMiddleware
+from starlette.routing import Route
+
+from leaderboard import Leaderboard, Rejected
+from leaderboard.about import LOCAL_SIGN_IN
+from leaderboard.html import esc
+from leaderboard.intake import check_user
+from space.settings import SpaceSettings
+
+log = logging.getLogger(__name__)
+
+SIGN_IN_PATH, SIGN_OUT_PATH = "/local-auth/sign-in", "/local-auth/sign-out"
+LOOPBACK = {"127.0.0.1", "::1", "localhost"}
+SESSION_HOURS = 8
+
+
+class Auth:
+    """Identity and permissions of the caller of an event handler."""
+
+    def __init__(self, service: Leaderboard, space: SpaceSettings) -> None:
+        self.service = service
+        self.space = space
+
+    @property
+    def local(self) -> bool:
+        return not self.space.on_space
+
+    def user(self, profile: gr.OAuthProfile | None) -> str | None:
+        name = getattr(profile, "username", None) if profile is not None else None
+        return str(name) if name else None
+
+    def is_maintainer(self, profile: gr.OAuthProfile | None) -> bool:
+        return self.service.is_maintainer(self.user(profile))
+
+    def require_user(self, profile: gr.OAuthProfile | None, doing: str = "do this") -> str:
+        user = self.user(profile)
+        if user is None:
+            how = "with the local sign-in at the top" if self.local else "with Hugging Face (button at the top)"
+            raise gr.Error(f"Sign in {how} to {doing}.")
+        return user
+
+    def require_maintainer(self, profile: gr.OAuthProfile | None) -> str:
+        """The maintainer's name; ``gr.Error`` otherwise. The service checks again on every action."""
+        user = self.user(profile)
+        if not self.service.is_maintainer(user):
+            who = f"{user!r} is" if user else "You are not signed in, so you are"
+            raise gr.Error(f"{who} not a maintainer: only users listed in MAINTAINERS may moderate.")
+        return str(user)
+
+    def bar_html(self, profile: gr.OAuthProfile | None) -> str:
+        """The identity line at the top of the page."""
+        user = self.user(profile)
+        role = " · maintainer" if self.is_maintainer(profile) else ""
+        if not self.local:
+            text = f"Signed in as <strong>{esc(user)}</strong>{role}" if user else "Not signed in"
+            return f'<div class="nt-identity" id="identity">{text}</div>'
+        if user:
+            return (
+                '<div class="nt-identity nt-local" id="identity">'
+                '<span class="nt-badge nt-badge-dev">local sign-in</span> '
+                f"Signed in as <strong>{esc(user)}</strong>{role} "
+                f'<form method="post" action="{SIGN_OUT_PATH}" class="nt-inline">'
+                f'<button type="submit" class="nt-button">Sign out</button></form></div>'
+            )
+        if self.space.local_sign_in == "off":
+            return '<div class="nt-identity" id="identity">Sign-in is disabled here (LOCAL_SIGN_IN=off).</div>'
+        return (
+            f'<div class="nt-identity nt-local" id="identity"><span class="nt-badge nt-badge-dev">development</span> '
+            f'<form method="post" action="{SIGN_IN_PATH}" class="nt-inline" aria-label="Local sign-in">'
+            '<label for="nt-local-user">User name (local sign-in)</label> '
+            '<input id="nt-local-user" name="user" autocomplete="username" required maxlength="96" '
+            'placeholder="e.g. alice"> '
+            '<button type="submit" class="nt-button">Sign in locally</button></form>'
+            f'<div class="nt-small">{esc(LOCAL_SIGN_IN.replace("**", ""))}</div></div>'
+        )
+
+
+def local_sign_in(space: SpaceSettings) -> dict[str, list]:
+    """``app_kwargs`` for ``launch``: the development sign-in routes and the signed session (not on a Space)."""
+    if space.on_space:
+        return {}
+
+    def refuse(status: int, text: str) -> HTMLResponse:
+        body = f'<p>{esc(text)}</p><p><a href="/">Back to the leaderboard</a></p>'
+        return HTMLResponse(f"<!doctype html><title>Sign-in refused</title>{body}", status_code=status)
+
+    def problem(request: Request) -> str | None:
+        """Why this request may not sign in, or ``None``."""
+        if space.local_sign_in == "off":
+            return "Local sign-in is disabled (LOCAL_SIGN_IN=off)."
+        host = request.client.host if request.client else ""
+        if space.local_sign_in == "loopback" and host not in LOOPBACK:
+            return (
+                f"Local sign-in is only for browsers on this machine, and this request came from {host or 'unknown'} "
+                "(set LOCAL_SIGN_IN=anyone to open it to the network)."
+            )
+        origin = request.headers.get("origin")
+        if origin and origin != "null" and urlsplit(origin).netloc != request.headers.get("host"):
+            return f"Sign-in from another site ({origin}) is refused."
+        return None
+
+    async def sign_in(request: Request):
+        why = problem(request)
+        if why:
+            return refuse(403, why)
+        form = await request.form()
+        try:
+            user = check_user(str(form.get("user") or ""))
+        except Rejected as error:
+            return refuse(400, f"Cannot sign in: {error}.")
+        request.session["oauth_info"] = {
+            "userinfo": {"preferred_username": user, "name": user, "profile": "", "picture": "", "local": True},
+            "expires_at": int(time.time()) + SESSION_HOURS * 3600,
+        }
+        log.info("local sign-in as %s", user)
+        return RedirectResponse("/", status_code=303)
+
+    async def sign_out(request: Request):
+        request.session.pop("oauth_info", None)
+        return RedirectResponse("/", status_code=303)
+
+    return {
+        "routes": [Route(SIGN_IN_PATH, sign_in, methods=["POST"]), Route(SIGN_OUT_PATH, sign_out, methods=["POST"])],
+        # A fresh secret per start: sessions end with the process, and nobody can forge one.
+        "middleware": [
+            Middleware(SessionMiddleware, secret_key=secrets.token_hex(32), same_site="lax", https_only=False)
+        ],
+    }

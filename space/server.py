@@ -1,0 +1,45 @@
+"""Serving the Blocks: sign-in routes, blocked paths, limits; nothing private is reachable over HTTP.
+
+Gradio serves files only from its own cache (uploads and what handlers return), from
+``allowed_paths`` (none here) and from static paths (none here). ``LEADERBOARD_HOME`` and the
+answer-key cache are also listed as ``blocked_paths``, so even a handler returning a path in
+there by mistake could not publish it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import gradio as gr
+
+from leaderboard import Settings
+from scoring import MAX_FILE_BYTES
+from space.auth import local_sign_in
+from space.settings import SpaceSettings
+from space.theme import CSS, THEME
+
+
+def private_paths(settings: Settings) -> list[str]:
+    """Folders no HTTP route may serve: local state (requests, uploads, results, demo data) and the key cache."""
+    folders = {settings.home, settings.cache_folder, settings.requests_folder, settings.demo_folder}
+    return sorted(str(Path(p).resolve()) for p in folders)
+
+
+def launch(demo: gr.Blocks, settings: Settings, space: SpaceSettings, **extra: object) -> None:
+    """Start serving (blocks until the server stops; ``prevent_thread_lock=True`` in ``extra`` returns at once)."""
+    demo.queue(default_concurrency_limit=4)
+    demo.launch(
+        server_name=space.server_name,
+        server_port=space.server_port,
+        app_kwargs=local_sign_in(space),
+        allowed_paths=[],
+        blocked_paths=private_paths(settings),
+        max_file_size=MAX_FILE_BYTES,
+        show_error=True,
+        footer_links=["gradio"],
+        run_history=False,
+        ssr_mode=False,
+        theme=THEME,
+        css=CSS,
+        **extra,
+    )

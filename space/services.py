@@ -1,0 +1,34 @@
+"""What the pages are built on: the service, sign-in, the background data preparation, trace reading."""
+
+from __future__ import annotations
+
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from leaderboard import Leaderboard, Settings
+from leaderboard.explorer import SubmissionTraces
+from leaderboard.warmup import Warmup
+from space.auth import Auth
+from space.settings import SpaceSettings
+
+
+@dataclass(frozen=True)
+class Services:
+    board: Leaderboard
+    auth: Auth
+    warmup: Warmup
+    traces: SubmissionTraces
+    space: SpaceSettings
+    scratch: Path  # generated downloads (CSV, per-row TSV); Gradio copies them into its cache to serve them
+
+    @classmethod
+    def create(
+        cls, settings: Settings, space: SpaceSettings, board: Leaderboard | None = None, examples: Path | None = None
+    ) -> Services:
+        """``examples``: where the example submissions are written (default: a fresh temporary folder,
+        never under ``LEADERBOARD_HOME``, whose files no HTTP route may serve)."""
+        board = board or Leaderboard(settings)
+        scratch = Path(tempfile.mkdtemp(prefix="navitrace-space-"))
+        folder = examples or scratch / "examples"
+        return cls(board, Auth(board, space), Warmup(board.keys, folder), SubmissionTraces(board), space, scratch)

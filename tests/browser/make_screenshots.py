@@ -1,0 +1,182 @@
+"""Seed a demo leaderboard on the embedded default and take the screenshots of docs/screenshots/.
+
+    .venv/bin/python tests/browser/make_screenshots.py [--out docs/screenshots] [--home DIR]
+
+Fictional models (scored here on the synthetic data) plus two *reported* rows with the NaviTrace
+paper's published figures, one entry awaiting approval, and a validation submission for the
+explorer. Needs /usr/bin/chromium. Takes about a minute (the first start generates the data).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+import numpy as np
+import pandas as pd
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from leaderboard import Leaderboard, Settings  # noqa: E402
+from scoring import AnswerKey  # noqa: E402
+from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, free_port  # noqa: E402
+
+MODELS = (  # name, organisation, jitter in px, share of rows answered, open weights, parameters
+    ("Navigator-72B", "Example Robotics Lab", 25.0, 1.0, True, "72B"),
+    ("TraceLM-Pro", "Acme AI", 45.0, 0.97, False, ""),
+    ("PathFinder-VL-7B", "University of Somewhere", 70.0, 0.9, True, "7B"),
+    ("OpenWalk-3B", "Open Models Collective", 110.0, 0.8, True, "3B"),
+)
+PAPER = "https://arxiv.org/abs/2510.26909"
+
+
+def predictions(key: AnswerKey, jitter: float, answered: float, seed: int) -> bytes:
+    """A TSV whose traces follow the first expert trace with Gaussian ``jitter``; some rows left out."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for sample, embodiment in key.expected_rows():
+        if rng.random() > answered:
+            continue
+        truth = key.truths(sample.sample_id, embodiment)[0].points
+        trace = truth + rng.normal(0, jitter, truth.shape) * np.linspace(0.2, 1.0, len(truth))[:, None]
+        rows.append((sample.sample_id, embodiment, json.dumps([[int(x), int(y)] for x, y in trace])))
+    frame = pd.DataFrame(rows, columns=["sample_id", "embodiment", "prediction"])
+    return frame.to_csv(sep="\t", index=False).encode()
+
+
+def seed(home: Path) -> Path:
+    """Fill ``home``; returns a file for the Submit page's screenshot."""
+    service = Leaderboard(Settings.from_env({"LEADERBOARD_HOME": str(home), "MAINTAINERS": "boss"}))
+    private_test, public_val = service.keys.private("test"), service.keys.public("validation")
+    for i, (model, org, jitter, answered, open_weights, params) in enumerate(MODELS):
+        meta = {
+            "model": model,
+            "organization": org,
+            "open_weights": open_weights,
+            "parameters_b": params,
+            "model_link": f"https://huggingface.co/example/{model.lower()}",
+            "contact_email": f"team{i}@example.org",
+        }
+        receipt = service.submit(
+            predictions(private_test, jitter, answered, i),
+            split="test",
+            user=f"user{i}",
+            metadata=meta,
+            publish=True,
+            filename=f"{model}.tsv",
+        )
+        if i < len(MODELS) - 1:
+            service.worker.drain()
+            service.approve(receipt.submission_id, by="boss")
+    service.submit(
+        predictions(public_val, 40.0, 0.95, 9),
+        split="validation",
+        user="alice",
+        metadata={"model": "Alice-VLM"},
+        filename="alice.tsv",
+    )
+    service.add_reported("boss", model="Gemini 2.5 Pro (paper)", organization="Google", score=34.38, source=PAPER)
+    service.add_reported("boss", model="Human expert (paper)", score=75.4, source=PAPER)
+    service.worker.drain()
+    return broken_example(public_val, home.parent / "predictions_validation.tsv")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots")
+    parser.add_argument("--home", type=Path, default=None)
+    args = parser.parse_args()
+    home = args.home or Path(tempfile.mkdtemp(prefix="navitrace-shots-")) / "home"
+    example = seed(home)
+    port = free_port()
+    env = {
+        "LEADERBOARD_HOME": str(home),
+        "MAINTAINERS": "boss",
+        "GRADIO_SERVER_PORT": str(port),
+        "PATH": "/usr/bin:/bin",
+        "HOME": str(home.parent),
+    }
+    server = subprocess.Popen([sys.executable, "app.py"], cwd=ROOT, env=env)
+    try:
+        url = f"http://127.0.0.1:{port}"
+        for _ in range(200):
+            try:
+                if httpx.get(url, timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.2)
+        shoot(url, args.out, example)
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
+
+
+def shoot(url: str, out: Path, example: Path) -> None:
+    from playwright.sync_api import expect, sync_playwright
+
+    out.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": 1440, "height": 1000})
+        page.goto(url)
+        expect(page.locator("#leaderboard-table")).to_contain_text("Navigator-72B")
+        page.wait_for_timeout(1500)
+        page.screenshot(path=str(out / "leaderboard.png"), full_page=True)
+
+        page.get_by_label("User name (local sign-in)").fill("alice")
+        page.get_by_role("button", name="Sign in locally").click()
+        expect(page.locator("#identity")).to_contain_text("Signed in as alice")
+        page.get_by_role("tab", name="My submissions").click()
+        expect(page.locator("#my-submissions-table")).to_contain_text("FINISHED")
+        page.wait_for_timeout(500)
+        page.screenshot(path=str(out / "my-submissions.png"), full_page=True)
+
+        page.get_by_role("tab", name="Explorer").click()
+        page.get_by_label("Your validation submission (optional)").click()
+        page.get_by_role("option", name="Alice-VLM").first.click()
+        page.get_by_label("Row of that submission (worst first)").click()
+        page.get_by_role("option").nth(3).click()
+        expect(page.locator("#explorer-breakdown")).to_contain_text("Row score")
+        page.wait_for_timeout(800)
+        page.screenshot(path=str(out / "explorer.png"), full_page=True)
+
+        page.get_by_role("tab", name="Submit").click()
+        page.locator("#submit-file input[type=file]").set_input_files(str(example))
+        expect(page.locator("#validation-report")).to_contain_text("rows", timeout=60_000)
+        page.wait_for_timeout(500)
+        page.screenshot(path=str(out / "submit.png"), full_page=True)
+
+        page.get_by_role("tab", name="About").click()
+        page.wait_for_timeout(800)
+        page.screenshot(path=str(out / "about.png"), full_page=False)
+
+        boss = browser.new_page(viewport={"width": 1440, "height": 1000})
+        boss.goto(url)
+        boss.get_by_label("User name (local sign-in)").fill("boss")
+        boss.get_by_role("button", name="Sign in locally").click()
+        boss.get_by_role("tab", name="Maintainers").click()
+        expect(boss.locator("#pending-table")).to_contain_text("OpenWalk-3B")
+        boss.wait_for_timeout(800)
+        boss.screenshot(path=str(out / "maintainers.png"), full_page=True)
+        browser.close()
+
+
+def broken_example(key: AnswerKey, path: Path) -> Path:
+    """A validation file with two broken rows and some missing ones, to show what the report says."""
+    lines = predictions(key, 30.0, 0.9, 5).decode().splitlines()
+    for index, cell in ((3, "[[0.5, 0.9], [0.5, 0.1]]"), (5, "I would walk straight ahead.")):
+        sample_id, embodiment, _ = lines[index].split("\t")
+        lines[index] = f"{sample_id}\t{embodiment}\t{cell}"
+    path.write_text("\n".join(lines) + "\n", "utf-8")
+    return path
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,207 @@
+"""The Space in a real browser: what a researcher and a maintainer do, step by step.
+
+Each test signs in as its own user (its own browser context), so the tests share one app and
+do not depend on each other's order.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import httpx
+import pytest
+from gradio_client import Client
+from playwright.sync_api import expect
+
+from scoring import load_answer_key
+from scoring.examples import write_example
+from tests.browser.conftest import MAINTAINER, RunningApp, shot
+from tests.browser.helpers import (
+    LONG_MS,
+    choose,
+    coloured_pixels,
+    open_tab,
+    scored,
+    sign_in,
+    submit_file,
+    upload,
+    wait_finished,
+)
+
+pytestmark = pytest.mark.browser
+PREDICTION_BLUE = (37, 99, 235)  # leaderboard.explorer.PREDICTION
+
+
+@pytest.fixture(scope="module")
+def files(app: RunningApp, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """Submission files made like ``python -m scoring example-submission`` (test ones from the private copy)."""
+    folder = tmp_path_factory.mktemp("browser-files")
+    cache = folder / "cache"
+    made = {}
+    for name, dataset, split, kind in (
+        ("validation-noisy", app.public, "validation", "noisy"),
+        ("test-noisy", app.private, "test", "noisy"),
+        ("test-straight", app.public, "test", "straight"),
+    ):
+        made[name] = folder / f"{name}.tsv"
+        write_example(load_answer_key(dataset, split, cache), kind, made[name])
+    made["bad"] = folder / "bad.tsv"
+    made["bad"].write_text("sample_id\tembodiment\ttrace\nval_0000\tHuman\t[[1, 2], [3, 4]]\n", "utf-8")
+    return made
+
+
+def test_the_leaderboard_renders_with_the_baseline_row(new_page, app: RunningApp):
+    page = new_page()
+    page.goto(app.url)
+    table = page.locator("#leaderboard-table")
+    baseline = table.locator("tr.nt-row-baseline")
+    expect(baseline).to_contain_text("Straight forward (baseline)")
+    expect(baseline.locator(".nt-badge-baseline")).to_have_text("baseline")
+    expect(baseline).to_contain_text("0.00")
+    for header in ("Rank", "Model", "Organisation", "Score", "Coverage", "Valid-only", "Human", "Open weights", "Date"):
+        expect(table.get_by_role("columnheader", name=header, exact=True)).to_be_visible()
+    page.get_by_label("Per category").check()
+    page.get_by_label("Details").check()
+    expect(table.get_by_role("columnheader", name="Scorer / data")).to_be_visible()
+    shot(page, "leaderboard")
+
+
+def test_a_validation_submission_is_scored_and_the_explorer_draws_its_trace(new_page, app: RunningApp, files):
+    page = new_page()
+    sign_in(page, app.url, "alice")
+    submission_id = submit_file(page, files["validation-noisy"], "Alice-VLM")
+    shot(page, "submit-receipt")
+    wait_finished(page, submission_id)
+    row = page.locator("#my-submissions-table tr", has_text=submission_id)
+    expect(row).to_contain_text(re.compile(r"\d+\.\d\d"))  # a score
+    expect(page.locator("#my-detail")).to_contain_text("Per embodiment")
+    expect(page.locator("#my-rows-download")).to_be_visible()
+    shot(page, "my-submissions")
+
+    open_tab(page, "Explorer")
+    choose(page, "Your validation submission (optional)", re.compile(submission_id))
+    choose(page, "Row of that submission (worst first)", re.compile(r"val_\d+"))
+    breakdown = page.locator("#explorer-breakdown")
+    expect(breakdown).to_contain_text("Row score", timeout=LONG_MS)
+    expect(page.locator("#explorer-components")).to_contain_text("DTW")
+    image = page.locator("#explorer-image img")
+    expect(image).to_be_visible()
+    page.wait_for_timeout(500)  # let the new picture paint
+    assert coloured_pixels(image.screenshot(), PREDICTION_BLUE) > 30, "no predicted trace drawn in the picture"
+    shot(page, "explorer")
+
+
+def test_a_test_submission_approved_by_a_maintainer_reaches_the_leaderboard(new_page, app: RunningApp, files):
+    researcher = new_page()
+    sign_in(researcher, app.url, "bob")
+    open_tab(researcher, "Submit")
+    expect(researcher.locator("#quota")).to_contain_text("3 of 3")
+    submission_id = submit_file(researcher, files["test-noisy"], "Bob-Navigator", test=True, publish=True)
+    expect(researcher.locator("#quota")).to_contain_text("2 of 3")
+    wait_finished(researcher, submission_id)
+    expect(researcher.locator("#my-submissions-table tr", has_text=submission_id)).to_contain_text("awaiting approval")
+    expect(researcher.locator("#my-rows-download")).to_be_hidden()  # per-row test scores stay private
+
+    maintainer = new_page()
+    sign_in(maintainer, app.url, MAINTAINER)
+    open_tab(maintainer, "Maintainers")
+    pending = maintainer.locator("#pending-table")
+    expect(pending).to_contain_text(submission_id)
+    expect(pending).to_contain_text("bob-navigator@example.org")  # maintainers see the contact
+    choose(maintainer, "Submission to act on", re.compile(submission_id))
+    maintainer.get_by_role("button", name="Approve").click()
+    expect(maintainer.locator("#maint-status")).to_contain_text(f"Approved {submission_id}")
+    expect(maintainer.locator("#audit-log")).to_contain_text("approve")
+    shot(maintainer, "maintainers")
+
+    open_tab(maintainer, "Leaderboard")
+    row = maintainer.locator("#leaderboard-table tr", has_text="Bob-Navigator")
+    expect(row).to_contain_text(re.compile(r"\d+\.\d\d"))
+    expect(maintainer.locator("#leaderboard-table")).not_to_contain_text("@example.org")  # no e-mail in public
+    shot(maintainer, "leaderboard-approved")
+    open_tab(researcher, "My submissions")  # updates by itself: no reload
+    expect(researcher.locator("#my-submissions-table tr", has_text=submission_id)).to_contain_text("on the leaderboard")
+
+
+def test_a_non_maintainer_sees_no_desk_and_the_server_refuses_every_maintainer_action(new_page, app: RunningApp, files):
+    page = new_page()
+    sign_in(page, app.url, "mallory")
+    submission_id = submit_file(page, files["test-straight"], "Mallory-Model", test=True, publish=True)
+    expect(page.get_by_role("tab", name="Maintainers")).to_have_count(0)
+    expect(page.locator("#tab-maintainers")).to_be_hidden()
+    shot(page, "non-maintainer")
+
+    cookie = httpx.post(app.url + "/local-auth/sign-in", data={"user": "mallory"}).cookies["session"]
+    anonymous = Client(app.url, verbose=False)
+    signed_in = Client(app.url, verbose=False, headers={"Cookie": f"session={cookie}"})
+    calls = {
+        "/approve": (submission_id, ""),
+        "/reject": (submission_id, "spam"),
+        "/hide": (submission_id, ""),
+        "/unhide": (submission_id, ""),
+        "/edit": (submission_id, "Renamed", "", "", "", "", "", ""),
+        "/rescore": (submission_id, "because", True),
+        "/add_reported": (submission_id, "Fake", "", "test", 99.0, None, None, "https://example.org", ""),
+        "/remove_reported": (submission_id, "reported-0000"),
+        "/maintainers_refresh": (submission_id,),
+    }
+    for client, who in ((anonymous, "You are not signed in"), (signed_in, "'mallory' is")):
+        for endpoint, args in calls.items():
+            with pytest.raises(Exception, match="not a maintainer") as refused:
+                client.predict(*args, api_name=endpoint)
+            assert who in str(refused.value), (endpoint, str(refused.value))
+    maintainer_view = httpx.get(app.url + "/gradio_api/info")  # the API docs list no maintainer endpoint
+    assert maintainer_view.status_code == 200
+    assert not re.search(r"approve|reject|rescore|maintainers_refresh", maintainer_view.text)
+    reviews = app.home / "requests" / "reviews" / f"{submission_id}.json"
+    assert not reviews.exists(), "a refused call changed the review"
+    entries = [json.loads(p.read_text()) for p in (app.home / "requests" / "audit").rglob("*.json")]
+    by_mallory = [e["action"] for e in entries if e["who"] == "mallory"]
+    on_hers = [e["action"] for e in entries if e["target"] == submission_id]
+    assert by_mallory == ["submit"] and set(on_hers) <= {"submit", "finished"}, (by_mallory, on_hers)
+
+
+def test_a_bad_file_shows_its_validation_message(new_page, app: RunningApp, files):
+    page = new_page()
+    page.goto(app.url)  # checking a file needs no sign-in; submitting does
+    open_tab(page, "Submit")
+    upload(page, "submit-file", files["bad"])
+    report = page.locator("#validation-report")
+    expect(report).to_contain_text("This file cannot be submitted", timeout=LONG_MS)
+    expect(report).to_contain_text(
+        'line 1: missing required column prediction; found "sample_id", "embodiment", "trace"'
+    )
+    expect(page.get_by_role("button", name="2 · Submit")).to_be_disabled()
+    shot(page, "bad-file")
+
+
+def test_html_and_script_in_metadata_render_as_inert_text(new_page, app: RunningApp, files):
+    from leaderboard import Leaderboard, Settings
+
+    env = {"LEADERBOARD_HOME": str(app.home), "ANSWER_KEY_DATASET": str(app.private), "PUBLIC_DATASET": str(app.public)}
+    service = Leaderboard(Settings.from_env({**env, "MAINTAINERS": MAINTAINER}))
+    meta = {
+        "model": '<img src=x onerror="window.__xss=1">Evil',
+        "organization": "<script>window.__xss=2</script>",
+        "model_link": 'https://example.org/"onmouseover="window.__xss=3"',
+        "description": "<b onclick=window.__xss=4>bold?</b>",
+    }
+    receipt = service.submit(files["test-noisy"], split="test", user="trudy", metadata=meta, publish=True)
+    scored(service, receipt.submission_id)
+    service.approve(receipt.submission_id, by=MAINTAINER)
+
+    page = new_page()
+    sign_in(page, app.url, MAINTAINER)
+    page.get_by_label("Details").check()
+    row = page.locator("#leaderboard-table tr", has_text="Evil")
+    expect(row).to_contain_text('<img src=x onerror="window.__xss=1">Evil')  # shown as text
+    expect(row).to_contain_text("<script>window.__xss=2</script>")
+    expect(row.locator("img, script, b")).to_have_count(0)
+    row.hover()
+    open_tab(page, "Maintainers")
+    page.get_by_role("button", name="All submissions").click()
+    expect(page.locator("#all-submissions")).to_contain_text("<script>window.__xss=2</script>")
+    assert page.evaluate("window.__xss") is None
+    shot(page, "inert-metadata")

@@ -1,0 +1,92 @@
+"""The test-split quota: per user, rolling 24 hours, not dodged by renaming, server failures exempt."""
+
+from __future__ import annotations
+
+import pytest
+
+from leaderboard.errors import QuotaExceeded
+from leaderboard.service import Leaderboard
+from tests.leaderboard.conftest import submit
+
+DAY = 24 * 3600
+
+
+def _use_up(service: Leaderboard, files, clock, user: str = "alice") -> list[str]:
+    ids = []
+    for seed in (1, 2, 3):
+        ids.append(submit(service, files[f"test-noisy{seed}"], user=user, model=f"Model v{seed}").submission_id)
+        clock.advance(60)
+    return ids
+
+
+def test_the_fourth_test_submission_of_the_day_is_refused_with_the_limit(service: Leaderboard, files, clock):
+    _use_up(service, files, clock)
+    assert service.quota_left("alice") == 0
+    with pytest.raises(QuotaExceeded, match="limit") as caught:
+        submit(service, files["test-noisy4"])
+    assert "3" in str(caught.value) and caught.value.retry_at is not None
+    assert len(service.requests.list("requests")) == 3
+
+
+def test_renaming_the_model_does_not_reset_the_quota(service: Leaderboard, files, clock):
+    _use_up(service, files, clock)
+    with pytest.raises(QuotaExceeded):
+        submit(service, files["test-noisy4"], model="A completely different model")
+    with pytest.raises(QuotaExceeded):
+        submit(service, files["test-noisy5"], user="ALICE", model="Shouting")
+
+
+def test_other_users_and_validation_submissions_are_not_limited(service: Leaderboard, files, clock):
+    _use_up(service, files, clock)
+    submit(service, files["test-noisy4"], user="bob")
+    for kind in ("noisy", "perfect", "straight"):
+        submit(service, files[f"validation-{kind}"], split="validation")
+
+
+def test_the_window_rolls(service: Leaderboard, files, clock):
+    _use_up(service, files, clock)  # at t0, t0+60, t0+120; now t0+180
+    clock.advance(DAY - 180 - 1)
+    with pytest.raises(QuotaExceeded):
+        submit(service, files["test-noisy4"])
+    clock.advance(2)  # the first one has left the window
+    submit(service, files["test-noisy4"])
+    with pytest.raises(QuotaExceeded):
+        submit(service, files["test-noisy5"])
+
+
+def test_a_quota_of_zero_refuses_every_test_submission(settings, files, clock):
+    import dataclasses
+
+    service = Leaderboard(dataclasses.replace(settings, test_submissions_per_day=0), clock=clock)
+    with pytest.raises(QuotaExceeded, match="limit is 0"):
+        submit(service, files["test-noisy"])
+
+
+def test_server_failures_do_not_count(service: Leaderboard, files, clock, monkeypatch):
+    ids = _use_up(service, files, clock)
+
+    def broken(split):
+        raise OSError("the answer-key cache disk is full")
+
+    monkeypatch.setattr(service.keys, "private", broken)
+    assert service.worker.drain() == 3
+    assert {service.status(i).status for i in ids} == {"FAILED"}
+    assert "server" in (service.status(ids[0]).message or "")
+    assert service.quota_left("alice") == 3
+    submit(service, files["test-noisy4"])
+
+
+def test_a_submission_that_failed_for_its_own_file_counts(service: Leaderboard, files, clock, monkeypatch):
+    from scoring import SubmissionError
+
+    ids = _use_up(service, files, clock)
+
+    def refuse(*args, **kwargs):
+        raise SubmissionError("prediction column unreadable", line=7)
+
+    monkeypatch.setattr("leaderboard.worker.score_submission", refuse)
+    service.worker.drain()
+    view = service.status(ids[0])
+    assert view.status == "FAILED" and "line 7" in (view.message or "")
+    with pytest.raises(QuotaExceeded):
+        submit(service, files["test-noisy4"])

@@ -1,0 +1,89 @@
+"""The page is wiring: it builds from settings and services, and hides nothing it should show (or vice versa)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import gradio as gr
+import pytest
+
+from app import build_demo
+from leaderboard import Settings, SettingsError
+from space.server import private_paths
+from space.services import Services
+from space.settings import SpaceSettings
+
+MAINTAINER_ENDPOINTS = {"approve", "reject", "hide", "unhide", "edit", "rescore", "add_reported", "remove_reported"}
+
+
+@pytest.fixture
+def settings(tmp_path, demo_dataset, demo_public, key_cache) -> Settings:
+    env = {"LEADERBOARD_HOME": str(tmp_path / "home"), "ANSWER_KEY_DATASET": str(demo_dataset),
+           "PUBLIC_DATASET": str(demo_public), "MAINTAINERS": "boss"}  # fmt: skip
+    return dataclasses.replace(Settings.from_env(env), answer_key_cache=key_cache)
+
+
+def build(settings: Settings, space: SpaceSettings) -> gr.Blocks:
+    return build_demo(settings, Services.create(settings, space))
+
+
+def test_the_local_page_has_every_tab_and_no_hugging_face_login(settings):
+    demo = build(settings, SpaceSettings())
+    labels = {b.label for b in demo.blocks.values() if isinstance(b, gr.Tab)}
+    assert labels == {"Leaderboard", "Submit", "My submissions", "Explorer", "About", "Maintainers"}
+    assert not demo.expects_oauth
+    (desk,) = [b for b in demo.blocks.values() if isinstance(b, gr.Tab) and b.label == "Maintainers"]
+    assert desk.visible is False  # shown on load to maintainers only
+
+
+def test_on_a_space_the_page_uses_hugging_face_oauth(settings, monkeypatch):
+    import gradio.oauth
+
+    # What Hugging Face sets on a Space with ``hf_oauth: true`` (gradio reads some of it at import).
+    monkeypatch.setenv("SYSTEM", "spaces")
+    monkeypatch.setenv("SPACE_ID", "navitrace/leaderboard")
+    oauth = {
+        "OAUTH_CLIENT_ID": "id",
+        "OAUTH_CLIENT_SECRET": "secret",
+        "OAUTH_SCOPES": "openid profile",
+        "OPENID_PROVIDER_URL": "https://huggingface.co",
+    }
+    for name, value in oauth.items():
+        monkeypatch.setattr(gradio.oauth, name, value)
+    demo = build(settings, SpaceSettings(space_id="navitrace/leaderboard"))
+    assert demo.expects_oauth
+    assert {"/login/huggingface", "/logout"} <= {getattr(r, "path", "") for r in demo.app.routes}
+
+
+def test_maintainer_actions_are_not_in_the_api_docs_and_nothing_is_public_but_reading(settings):
+    demo = build(settings, SpaceSettings())
+    names = {fn.api_name: fn.api_visibility for fn in demo.fns.values()}
+    assert MAINTAINER_ENDPOINTS <= set(names)
+    assert all(names[n] == "undocumented" for n in MAINTAINER_ENDPOINTS)
+    assert not [n for n, v in names.items() if v == "public"]
+
+
+def test_the_private_folders_are_blocked(settings):
+    blocked = private_paths(settings)
+    assert str(settings.home.resolve()) in blocked and str(settings.cache_folder.resolve()) in blocked
+
+
+@pytest.mark.parametrize(
+    ("environ", "message"),
+    [
+        ({"GRADIO_SERVER_PORT": "http"}, "GRADIO_SERVER_PORT='http': expected a port number from 1 to 65535"),
+        ({"LOCAL_SIGN_IN": "everyone"}, "LOCAL_SIGN_IN='everyone': expected one of loopback, anyone, off"),
+    ],
+)
+def test_bad_app_settings_name_the_variable_and_the_value(environ, message):
+    with pytest.raises(SettingsError) as error:
+        SpaceSettings.from_env(environ)
+    assert str(error.value) == message
+
+
+def test_app_settings_defaults_and_space_detection():
+    assert SpaceSettings.from_env({}) == SpaceSettings(None, "127.0.0.1", 7860, "loopback")
+    space = SpaceSettings.from_env(
+        {"SPACE_ID": "org/space", "GRADIO_SERVER_NAME": "0.0.0.0", "GRADIO_SERVER_PORT": "7861"}
+    )
+    assert space.on_space and (space.server_name, space.server_port) == ("0.0.0.0", 7861)

@@ -1,0 +1,56 @@
+"""The local development sign-in: a signed session, for this machine only by default, never on a Space."""
+
+from __future__ import annotations
+
+from fastapi import FastAPI, Request
+from fastapi.testclient import TestClient
+
+from space.auth import SIGN_IN_PATH, SIGN_OUT_PATH, local_sign_in
+from space.settings import SpaceSettings
+
+
+def client(policy: str, host: str = "127.0.0.1") -> TestClient:
+    app = FastAPI(**local_sign_in(SpaceSettings(local_sign_in=policy)))
+
+    @app.get("/whoami")
+    def whoami(request: Request) -> dict:
+        info = request.session.get("oauth_info") or {}
+        return {"user": (info.get("userinfo") or {}).get("preferred_username")}
+
+    return TestClient(app, client=(host, 50000), follow_redirects=False)
+
+
+def test_signing_in_and_out_on_this_machine():
+    browser = client("loopback")
+    answer = browser.post(SIGN_IN_PATH, data={"user": "alice"})
+    assert answer.status_code == 303 and answer.headers["location"] == "/"
+    assert browser.get("/whoami").json() == {"user": "alice"}
+    browser.post(SIGN_OUT_PATH)
+    assert browser.get("/whoami").json() == {"user": None}
+
+
+def test_another_machine_is_refused_unless_opened_up():
+    refused = client("loopback", host="203.0.113.9").post(SIGN_IN_PATH, data={"user": "boss"})
+    assert refused.status_code == 403 and "only for browsers on this machine" in refused.text
+    assert "203.0.113.9" in refused.text and "LOCAL_SIGN_IN=anyone" in refused.text
+    assert client("anyone", host="203.0.113.9").post(SIGN_IN_PATH, data={"user": "boss"}).status_code == 303
+    assert client("off").post(SIGN_IN_PATH, data={"user": "boss"}).status_code == 403
+
+
+def test_a_bad_name_and_another_site_are_refused_with_the_reason():
+    bad = client("loopback").post(SIGN_IN_PATH, data={"user": "no spaces allowed"})
+    assert bad.status_code == 400 and "expected a Hugging Face user name" in bad.text
+    forged = client("loopback").post(SIGN_IN_PATH, data={"user": "boss"}, headers={"origin": "https://evil.example"})
+    assert forged.status_code == 403 and "another site" in forged.text
+
+
+def test_a_forged_session_cookie_is_worth_nothing():
+    browser = client("loopback")
+    browser.cookies.set(
+        "session", "eyJvYXV0aF9pbmZvIjogeyJ1c2VyaW5mbyI6IHsicHJlZmVycmVkX3VzZXJuYW1lIjogImJvc3MifX19.x.y"
+    )
+    assert browser.get("/whoami").json() == {"user": None}
+
+
+def test_there_is_no_local_sign_in_on_a_space():
+    assert local_sign_in(SpaceSettings(space_id="org/space")) == {}

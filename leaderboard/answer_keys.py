@@ -18,6 +18,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 import scoring
@@ -28,7 +29,11 @@ from scoring import AnswerKey, AnswerKeyError, load_answer_key
 log = logging.getLogger(__name__)
 
 DEMO_PRIVATE, DEMO_PUBLIC = "navitrace", "navitrace-public"
-DEMO_SEED = 0
+# With BASELINE_RAW at the real benchmark's 3234.75, the straight-forward example must score about 0
+# on the embedded default too, or the board's baseline row (0 by definition) and a newcomer's straight
+# submission disagree. Of seeds 0-41 at 12 samples per split and 1440x1080, seed 26 comes closest:
+# straight-forward mean raw 3253 on validation (score -0.6) and 3300 on test (-2.0).
+DEMO_SEED = 26
 GENERATION_TIMEOUT_S = 900.0  # generous: a slow disk, a busy machine
 
 
@@ -37,43 +42,50 @@ def ensure_demo_datasets(
 ) -> tuple[Path, Path]:
     """The synthetic ``(private, public)`` datasets under ``folder``, generated when missing.
 
-    Both copies are written at once by two ``python -m scoring demo-data`` processes (the copies
-    differ only in the test ground truth, and each takes seconds), each into a staging folder
-    renamed into place, under a process lock: two processes starting together (the app and a
-    worker) generate them once, and nobody ever sees half a dataset.
+    The private copy is made by ``python -m scoring demo-data`` in a child process (on worker
+    processes of its own), and the public one derived from it (the copies differ only in the
+    test ground truth; rendering twice would double the first start). Each is written to a
+    staging folder renamed into place, under a process lock: two processes starting together
+    (the app and a worker) generate them once, and nobody ever sees half a dataset.
     """
     private, public = folder / DEMO_PRIVATE, folder / DEMO_PUBLIC
     if private.is_dir() and public.is_dir():
         return private, public
     with process_lock(locks, "demo-data", timeout=GENERATION_TIMEOUT_S):
-        missing = [(target, target == public) for target in (private, public) if not target.is_dir()]
-        if missing:
+        if not (private.is_dir() and public.is_dir()):
             log.info("first start: generating the synthetic datasets in %s (%d samples at %s)", folder, samples, size)
-            _generate(missing, samples, size)
+            folder.mkdir(parents=True, exist_ok=True)
+            for leftover in folder.glob(".navitrace*-*"):  # staging of a generation that was killed
+                shutil.rmtree(leftover, ignore_errors=True)
+        if not private.is_dir():
+            _staged(private, lambda out: _generate(out, samples, size))
+        if not public.is_dir():
+            from scoring.synthetic.public_copy import write_public_copy  # deferred: pyarrow, datasets
+
+            _staged(public, lambda out: write_public_copy(private, out, samples, size, DEMO_SEED))
     return private, public
 
 
-def _generate(targets: list[tuple[Path, bool]], samples: int, size: tuple[int, int]) -> None:
-    folder = targets[0][0].parent.resolve()
-    folder.mkdir(parents=True, exist_ok=True)
-    for leftover in folder.glob(".navitrace*-*"):  # staging of a generation that was killed
-        shutil.rmtree(leftover, ignore_errors=True)
-    runs = []
+def _staged(target: Path, write: Callable[[Path], object]) -> None:
+    """``write(path)`` into a staging folder next to ``target``, then rename it into place."""
+    staging = Path(tempfile.mkdtemp(prefix=f".{target.name}-", dir=target.parent))
     try:
-        for target, public in targets:
-            staging = Path(tempfile.mkdtemp(prefix=f".{target.name}-", dir=folder))
-            runs.append((folder / target.name, staging, _start_demo_data(staging / target.name, samples, size, public)))
-        for target, staging, process in runs:
-            _, errors = process.communicate(timeout=GENERATION_TIMEOUT_S)
-            if process.returncode != 0:
-                last = (errors.strip().splitlines() or ["no message"])[-1]
-                raise AnswerKeyError(f"generating the synthetic dataset {target} failed: {last}")
-            (staging / target.name).rename(target)
+        write(staging / target.name)
+        (staging / target.name).rename(target)
     finally:
-        for _, staging, process in runs:
-            if process.poll() is None:
-                process.kill()
-            shutil.rmtree(staging, ignore_errors=True)
+        shutil.rmtree(staging, ignore_errors=True)
+
+
+def _generate(out: Path, samples: int, size: tuple[int, int]) -> None:
+    process = _start_demo_data(out, samples, size, public=False)
+    try:
+        _, errors = process.communicate(timeout=GENERATION_TIMEOUT_S)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    if process.returncode != 0:
+        last = (errors.strip().splitlines() or ["no message"])[-1]
+        raise AnswerKeyError(f"generating the synthetic dataset {out.name} failed: {last}")
 
 
 def _start_demo_data(out: Path, samples: int, size: tuple[int, int], public: bool) -> subprocess.Popen[str]:

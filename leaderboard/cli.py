@@ -78,6 +78,14 @@ def _submitter_commands(subparsers: argparse._SubParsersAction) -> None:
     validate.add_argument("--split", required=True, choices=SPLITS)
     validate.set_defaults(run=commands.validate)
 
+    example = subparsers.add_parser(
+        "example", help="write an example submission for the public dataset (the embedded default is made if needed)"
+    )
+    example.add_argument("out", metavar="OUT.tsv")
+    example.add_argument("--split", required=True, choices=SPLITS)
+    example.add_argument("--kind", default="noisy", choices=("straight", "noisy", "perfect"))
+    example.set_defaults(run=commands.example)
+
     work = subparsers.add_parser("work", help="run the worker (every SCORE_INTERVAL_S seconds)")
     work.add_argument("--once", action="store_true", help="score until the queue is empty, then exit")
     work.set_defaults(run=commands.work)

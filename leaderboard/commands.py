@@ -13,6 +13,7 @@ import signal
 import threading
 
 from leaderboard.service import Leaderboard
+from scoring.examples import write_example
 from scoring.report import number
 
 log = logging.getLogger(__name__)
@@ -49,6 +50,13 @@ def submit(service: Leaderboard, args: argparse.Namespace) -> int:
     if receipt.quota_left is not None:
         print(f"test submissions left in the rolling 24 hours: {receipt.quota_left}")
     print(receipt.submission_id)
+    return 0
+
+
+def example(service: Leaderboard, args: argparse.Namespace) -> int:
+    # From the public key: "perfect" is then only possible on validation, whose ground truth is public.
+    rows = write_example(service.keys.public(args.split), args.kind, args.out)
+    print(f"wrote {rows} rows ({args.kind}, {args.split} split) to {args.out}")
     return 0
 
 

@@ -20,8 +20,8 @@ from scoring import NAVITRACE_BASELINE_RAW
 T = TypeVar("T")
 
 DEFAULT_HOME = "local"
-DEMO_SAMPLES = 24  # the embedded default: small enough that the first start takes seconds
-DEMO_SIZE = (640, 480)
+DEMO_SAMPLES = 12  # the embedded default: small enough that the first start takes seconds
+DEMO_SIZE = (1440, 1080)  # the real images' size: pixel distances, and so scores, depend on it
 _REPO_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*/[A-Za-z0-9][A-Za-z0-9._-]*$")
 
 

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import os
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import gradio as gr
 
@@ -21,7 +23,7 @@ CHART_HEIGHT = 320
 @dataclass(frozen=True)
 class LeaderboardTab:
     tab: gr.Tab
-    refresh: object  # the event-wiring helper other tabs call after a change: ``refresh(trigger)``
+    refresh: Callable[[Any], None]  # the event-wiring helper other tabs call after a change: ``refresh(trigger)``
 
 
 def rows(services: Services) -> list[dict[str, object]]:
@@ -65,7 +67,8 @@ def build(services: Services) -> LeaderboardTab:
         with shown():
             return _table(rows(services), split_, query_, sort_, groups_, breakdown_)
 
-    def show_all(split_, query_, sort_, groups_, breakdown_):
+    def show_rest(split_):
+        """The CSV and the charts: after the table, so a visitor reads the table without waiting for them."""
         with shown():
             all_rows = rows(services)
             csv_path = services.scratch / f"navitrace_leaderboard_{split_}.csv"
@@ -73,7 +76,6 @@ def build(services: Services) -> LeaderboardTab:
             embodiments, categories = charts.per_embodiment(all_rows, split_), charts.per_category(all_rows, split_)
             has_charts = not embodiments.empty
             return (
-                *_table(all_rows, split_, query_, sort_, groups_, breakdown_),
                 str(csv_path),
                 gr.update(value=embodiments, visible=has_charts, y_lim=charts.y_range(embodiments)),
                 gr.update(value=categories, visible=has_charts, y_lim=charts.y_range(categories)),
@@ -82,7 +84,11 @@ def build(services: Services) -> LeaderboardTab:
                 else f"*The charts appear once scored submissions of the {split_} split are on the board.*",
             )
 
-    outputs_all = [summary, table, download, by_embodiment, by_category, empty_charts]
+    def show_all(split_, query_, sort_, groups_, breakdown_):
+        return (*show_table(split_, query_, sort_, groups_, breakdown_), *show_rest(split_))
+
+    outputs_rest = [download, by_embodiment, by_category, empty_charts]
+    outputs_all = [summary, table, *outputs_rest]
     common = {"show_progress": "hidden", "api_visibility": "undocumented", "concurrency_limit": None}
     sort.change(show_table, view_inputs, [summary, table], api_name="leaderboard_table", **common)
     for control in (groups, breakdown):
@@ -91,7 +97,7 @@ def build(services: Services) -> LeaderboardTab:
     split.change(show_all, view_inputs, outputs_all, api_name="leaderboard", **common)
 
     def refresh(trigger) -> None:
-        trigger(show_all, view_inputs, outputs_all, **common)
+        trigger(show_table, view_inputs, [summary, table], **common).then(show_rest, [split], outputs_rest, **common)
 
     refresh(tab.select)
     return LeaderboardTab(tab, refresh)

@@ -222,3 +222,22 @@ def test_bicycles_ride_and_people_walk(street_samples: list) -> None:
 def test_ids_are_zero_padded() -> None:
     sample = make_sample("test", 7, 0, (64, 48))
     assert re.fullmatch(r"test_\d{4}", sample.sample_id) and sample.sample_id == "test_0007"
+
+
+def test_the_derived_public_copy_equals_a_generated_one(tmp_path, demo_dataset, demo_public):
+    import pyarrow.parquet as pq
+
+    from scoring.synthetic.public_copy import write_public_copy
+    from tests.conftest import DEMO_SAMPLES, DEMO_SIZE
+
+    derived = write_public_copy(demo_dataset, tmp_path / "public", DEMO_SAMPLES, DEMO_SIZE, seed=0)
+    names = sorted(p.name for p in (demo_public / "data").glob("*.parquet"))
+    assert names == sorted(p.name for p in (derived / "data").glob("*.parquet"))
+    for name in names:
+        generated, made = pq.read_table(demo_public / "data" / name), pq.read_table(derived / "data" / name)
+        assert made.schema.equals(generated.schema, check_metadata=True), name
+        assert made.equals(generated), name
+    assert (derived / "README.md").read_text() == (demo_public / "README.md").read_text()
+    (test_shard,) = [name for name in names if name.startswith("test-")]
+    truth = pq.read_table(derived / "data" / test_shard).column("ground_truth")
+    assert truth.null_count == len(truth) > 0

@@ -16,6 +16,7 @@ from leaderboard.cli import main
 from leaderboard.config import Settings
 from leaderboard.service import Leaderboard
 from scoring import score_submission
+from scoring.examples import write_example
 from tests.leaderboard.conftest import MAINTAINER, submit
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -135,8 +136,8 @@ def test_the_text_table_shows_the_baseline_and_reported_rows(capsys, environ):
     assert "Straight forward (baseline)" in table[2] and "0.00" in table[2]
 
 
-def test_the_embedded_default_generates_its_datasets_once_on_first_start(tmp_path, files, test_key):
-    """No dataset configured: a synthetic one (same seed and size as the session's) is made under home."""
+def test_the_embedded_default_generates_its_datasets_once_on_first_start(tmp_path):
+    """No dataset configured: a synthetic one is made under home, once, and scores like the scorer says."""
     settings = dataclasses.replace(Settings.from_env({"LEADERBOARD_HOME": str(tmp_path)}), demo_size=(96, 72))
     settings = dataclasses.replace(settings, demo_samples=6)
     services = [Leaderboard(settings), Leaderboard(settings)]
@@ -147,7 +148,19 @@ def test_the_embedded_default_generates_its_datasets_once_on_first_start(tmp_pat
         thread.join()
     assert sorted(p.name for p in (tmp_path / "demo").iterdir()) == ["navitrace", "navitrace-public"]
     assert not services[0].keys.public("test").has_ground_truth and services[0].keys.private("test").has_ground_truth
-    receipt = submit(services[0], files["test-noisy"])
+    answers, noisy = services[0].keys.private("test"), tmp_path / "noisy.tsv"
+    write_example(answers, "noisy", noisy)
+    receipt = submit(services[0], noisy)
     services[0].worker.drain()
-    expected = score_submission(files["test-noisy"], test_key).summary
+    expected = score_submission(noisy, answers).summary
     assert services[0].status(receipt.submission_id).summary["score"] == expected["score"]
+
+
+def test_example_writes_a_file_the_service_accepts_and_needs_public_truth_for_noisy(capsys, environ, tmp_path):
+    out = tmp_path / "straight.tsv"
+    code, printed, _ = cli(capsys, environ, "example", out, "--split", "test", "--kind", "straight")
+    assert code == 0 and printed.startswith("wrote ") and out.is_file()
+    code, printed, _ = cli(capsys, environ, "validate", out, "--split", "test")
+    assert code == 0 and " 0 invalid" in printed
+    code, _, err = cli(capsys, environ, "example", tmp_path / "noisy.tsv", "--split", "test", "--kind", "noisy")
+    assert code == 1 and "needs ground truth" in err and not (tmp_path / "noisy.tsv").exists()

@@ -53,7 +53,10 @@ def build_demo(settings: Settings, services: Services) -> gr.Blocks:
 
 
 def main(environ: dict[str, str] | None = None) -> None:
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    # The thread name shows where work runs: scoring in the scheduler's pool, never in a request
+    # thread ("AnyIO worker thread"); tests/hardening/web/test_web_load.py checks it.
+    log_format = "%(asctime)s %(levelname)s [%(threadName)s] %(name)s: %(message)s"
+    logging.basicConfig(level=logging.INFO, format=log_format)
     for chatty in ("apscheduler", "httpx"):  # a line per scheduler tick or HTTP call drowns the service's log
         logging.getLogger(chatty).setLevel(logging.WARNING)
     environ = dict(os.environ if environ is None else environ)
@@ -63,6 +66,7 @@ def main(environ: dict[str, str] | None = None) -> None:
     demo = build_demo(settings, services)
     services.warmup.start()
     scheduler = start_worker(services.board.worker, settings.score_interval_s)
+    services.wakeup.attach(scheduler)
     signal.signal(signal.SIGTERM, _stop)  # `docker stop`, a Space restart: close the server and the scheduler
     log.info("serving on http://%s:%d (%s)", space.server_name, space.server_port, _mode(space))
     try:

@@ -3,6 +3,8 @@
 ``start_worker(service.worker, settings.score_interval_s)`` starts a ``BackgroundScheduler``
 that calls ``Worker.drain`` at once and then every interval; a run still going when the next is
 due is not doubled (``max_instances=1``, ``coalesce``). Stop it with ``scheduler.shutdown()``.
+``Wakeup`` lets a request (a new submission, a rescore) start a round now rather than at the
+next interval, so a submitter does not wait up to ``SCORE_INTERVAL_S`` for scoring to begin.
 """
 
 from __future__ import annotations
@@ -36,3 +38,22 @@ def start_worker(worker: Worker, interval_s: float) -> BackgroundScheduler:
     scheduler.start()
     log.info("worker scheduled every %s s", interval_s)
     return scheduler
+
+
+class Wakeup:
+    """``wakeup()`` runs the worker's job now; a no-op until ``attach``ed to a started scheduler.
+
+    A round already running is not doubled (``max_instances=1``): ``drain`` keeps taking jobs until
+    the queue is empty, so it picks up whatever the wake-up was for.
+    """
+
+    def __init__(self) -> None:
+        self._scheduler: BackgroundScheduler | None = None
+
+    def attach(self, scheduler: BackgroundScheduler) -> None:
+        self._scheduler = scheduler
+
+    def __call__(self) -> None:
+        scheduler = self._scheduler
+        if scheduler is not None and scheduler.running:
+            scheduler.modify_job(JOB_ID, next_run_time=dt.datetime.now(dt.UTC))

@@ -206,6 +206,7 @@ def build(services: Services, demo: gr.Blocks) -> MaintainersTab:
             raise gr.Error("Tick the confirmation first: a rescore queues every scored submission again.")
         try:
             queued = board.rescore(by, note_ or None)
+            services.wakeup()
             done = views.note(f"Rescore requested: {queued} submission(s) queued again.", "ok")
         except Exception as error:
             done = views.note(f"Rescore: {describe(error)}", "error")

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from leaderboard import Leaderboard, Settings
 from leaderboard.explorer import SubmissionTraces
+from leaderboard.scheduler import Wakeup
 from leaderboard.warmup import Warmup
 from space.auth import Auth
 from space.settings import SpaceSettings
@@ -21,6 +22,7 @@ class Services:
     traces: SubmissionTraces
     space: SpaceSettings
     scratch: Path  # generated downloads (CSV, per-row TSV); Gradio copies them into its cache to serve them
+    wakeup: Wakeup = field(default_factory=Wakeup)  # start a scoring round now (the app attaches its scheduler)
 
     @classmethod
     def create(

@@ -106,6 +106,7 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
             return views.rejected_html(str(error), error.report, "Not submitted"), gr.skip(), gr.skip()
         except Exception as error:  # the quota, the store: said where the user looks
             return views.note(f"Not submitted: {describe(error)}", "error"), gr.skip(), gr.skip()
+        services.wakeup()  # score it now, not at the next interval
         with shown():
             html = views.receipt_html(
                 receipt_.submission_id, receipt_.split, receipt_.duplicate, receipt_.quota_left, publish_

@@ -1,0 +1,49 @@
+"""The app's background worker: it drains at start, and a wake-up starts a round before the interval."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+from leaderboard.records import FINISHED
+from leaderboard.scheduler import Wakeup, start_worker
+from leaderboard.service import Leaderboard
+from tests.leaderboard.conftest import submit
+
+HOUR = 3600.0
+
+
+def wait_for(service: Leaderboard, submission_id: str, timeout: float = 30.0) -> str:
+    deadline = time.monotonic() + timeout
+    while (status := service.status(submission_id).status) != FINISHED and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return status
+
+
+def test_a_wakeup_scores_a_new_submission_without_waiting_for_the_interval(settings, files):
+    service = Leaderboard(settings)
+    first = submit(service, files["test-noisy"]).submission_id
+    round_over = threading.Event()
+
+    class Observed:  # the worker, telling the test when a round is over
+        @staticmethod
+        def drain() -> int:
+            try:
+                return service.worker.drain()
+            finally:
+                round_over.set()
+
+    scheduler = start_worker(Observed(), HOUR)  # type: ignore[arg-type]
+    wakeup = Wakeup()
+    try:
+        assert wait_for(service, first) == FINISHED  # the first round runs at start
+        assert round_over.wait(30)  # and is over: it would otherwise take the next submission too
+        second = submit(service, files["test-noisy1"]).submission_id
+        wakeup()  # not attached yet: nothing happens, and nothing breaks
+        time.sleep(0.5)
+        assert service.status(second).status != FINISHED  # the next round is an hour away
+        wakeup.attach(scheduler)
+        wakeup()
+        assert wait_for(service, second) == FINISHED
+    finally:
+        scheduler.shutdown(wait=True)

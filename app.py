@@ -71,6 +71,8 @@ def main(environ: dict[str, str] | None = None) -> None:
     log.info("serving on http://%s:%d (%s)", space.server_name, space.server_port, _mode(space))
     try:
         launch(demo, settings, space)
+    except KeyboardInterrupt:  # SIGTERM or Ctrl-C at any moment, even before launch() blocks: a clean stop
+        pass
     finally:
         scheduler.shutdown(wait=False)  # a job cut short is taken up again on the next start (its lease expires)
         shutil.rmtree(services.scratch, ignore_errors=True)

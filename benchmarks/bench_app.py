@@ -260,6 +260,7 @@ def responsiveness(work: Path, samples: int, size: str, data: Path, submissions:
             "ANSWER_KEY_DATASET": str(private),
             "PUBLIC_DATASET": str(public),
             "TEST_SUBMISSIONS_PER_DAY": str(submissions),
+            "LEADERBOARD_QUEUED_PER_USER": str(submissions),
         }
         service = Leaderboard(Settings.from_env(env))
         start = time.perf_counter()

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from leaderboard.html import badge, esc, link, number, parameters, percent, table
 from scoring.aggregate import METADATA_FIELDS
+from scoring.evaluate import spreadsheet_safe
 from scoring.penalty_table import EMBODIMENTS
 
 Row = Mapping[str, object]
@@ -156,7 +157,9 @@ def csv_bytes(rows: Iterable[Row], split: str) -> bytes:
     header += [f"per_metadata.{f}.{v}" for f, v in metadata]
     header += [*CSV_TAIL]
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    # CR LF ends (RFC 4180): the csv module quotes a cell holding a CR only then, and an unquoted
+    # CR would start a new row in a spreadsheet, where "'\r=1" leaves a live "=1".
+    writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(header)
     for r in shown:
         line = [r.get(c) for c in CSV_BASE]
@@ -169,15 +172,14 @@ def csv_bytes(rows: Iterable[Row], split: str) -> bytes:
 
 
 def _csv_cell(value: object) -> str:
-    """Text cells that a spreadsheet would run as a formula get a leading quote (CSV injection)."""
+    """Text that a spreadsheet would run as a formula gets a leading quote (CSV injection); numbers stay numbers."""
     if value is None:
         return ""
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, int | float):
         return repr(value) if isinstance(value, float) else str(value)
-    text = str(value)
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+    return spreadsheet_safe(str(value))
 
 
 # -- columns ---------------------------------------------------------------------------------------

@@ -47,6 +47,8 @@ class Settings:
     lease_s: float = 600.0  # a RUNNING job whose heartbeat is older than this is taken up again
     max_attempts: int = 3  # times a job is started before it is failed as a server problem
     dedupe_window_s: float = 600.0  # the same file from the same user within this is one submission
+    queued_per_user: int = 3  # a user's submissions waiting or being scored at once (either split)
+    job_budget_s: float = 1800.0  # scoring one file longer than this fails it (the worst valid file: ~15 min)
     answer_key_cache: Path | None = None  # None: {home}/cache; tests share one across homes
     demo_samples: int = DEMO_SAMPLES  # the synthetic default: samples per split
     demo_size: tuple[int, int] = DEMO_SIZE  # and image size (width, height)
@@ -68,6 +70,8 @@ class Settings:
             lease_s=env.get("LEADERBOARD_LEASE_S", _positive, 600.0),
             max_attempts=env.get("LEADERBOARD_MAX_ATTEMPTS", _at_least_one, 3),
             dedupe_window_s=env.get("LEADERBOARD_DEDUPE_WINDOW_S", _non_negative, 600.0),
+            queued_per_user=env.get("LEADERBOARD_QUEUED_PER_USER", _at_least_one, 3),
+            job_budget_s=env.get("LEADERBOARD_JOB_BUDGET_S", _positive, 1800.0),
         )
         settings.check()
         return settings

@@ -8,7 +8,9 @@ Order of business for ``submit``:
    within ``dedupe_window_s`` is the same submission, and its receipt is returned again;
 3. the quota: at most ``TEST_SUBMISSIONS_PER_DAY`` test submissions per user in any rolling
    24 hours, counted by user (renaming the model does not help), not counting submissions that
-   failed because of the server;
+   failed because of the server; and, for either split, at most ``queued_per_user`` submissions
+   of a user waiting or being scored at once (validation is not limited per day, and one file can
+   hold the worker for minutes, so one user cannot fill the queue);
 4. one commit stores the request, the file and an audit entry; only when it returned is the id
    handed out. A ``StorageError`` means nothing was acknowledged; the id is derived from the user,
    split and file, so a retry rewrites the same submission rather than adding one.
@@ -28,7 +30,7 @@ from leaderboard.config import Settings
 from leaderboard.errors import QuotaExceeded, Rejected
 from leaderboard.locks import process_lock
 from leaderboard.metadata import Metadata
-from leaderboard.records import SPLITS, Request, iso, request_path, upload_path
+from leaderboard.records import PENDING, RUNNING, SPLITS, Request, iso, request_path, upload_path
 from leaderboard.registry import Entry, Registry
 from leaderboard.validation import Report, check_file
 from scoring import MAX_FILE_BYTES
@@ -82,6 +84,7 @@ class Intake:
                 return self._receipt(repeat.request, mine, now, duplicate=True)
             if split == "test":
                 self._check_quota(user, mine, now)
+            self._check_queue(user, mine)
             earlier = sum(e.request.split == split and e.request.sha256 == digest for e in mine)
             request = Request(
                 submission_id=submission_id_for(user, split, digest, earlier),
@@ -127,6 +130,15 @@ class Intake:
                 f"daily limit reached: {user} has made {len(counted)} test submission(s) in the last 24 hours "
                 f"and the limit is {limit}{when}",
                 retry_at,
+            )
+
+    def _check_queue(self, user: str, mine: list[Entry]) -> None:
+        waiting = [e for e in mine if e.status in (PENDING, RUNNING)]
+        limit = self.settings.queued_per_user
+        if len(waiting) >= limit:
+            raise QuotaExceeded(
+                f"queue limit reached: {user} has {len(waiting)} submission(s) waiting to be scored and the limit "
+                f"is {limit}; submit again once one of them has finished"
             )
 
     def _receipt(self, request: Request, mine: list[Entry], now: float, duplicate: bool = False) -> Receipt:

@@ -10,10 +10,13 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 
 from leaderboard.records import rows_path, summary_path
 from leaderboard.storage import Storage
-from scoring.evaluate import ROW_COLUMNS, Evaluation
+from scoring.evaluate import ROW_COLUMNS, TEXT_ROW_COLUMNS, Evaluation, spreadsheet_safe
+
+_NUMBER = re.compile(r"-?\d+(\.\d*)?([eE][+-]?\d+)?")  # how repr writes a finite float or an int
 
 # The aggregate keys of ``scoring``'s summary that the leaderboard publishes (all of them: none is per row).
 PUBLIC_SUMMARY_KEYS = (
@@ -42,7 +45,11 @@ def result_files(submission_id: str, evaluation: Evaluation) -> dict[str, bytes]
 
 
 def rows_tsv(evaluation: Evaluation) -> bytes:
-    """One line per expected row with its components, as ``scoring``'s ``--rows-out`` writes it."""
+    """One line per expected row with its components, as ``scoring``'s ``--rows-out`` writes it.
+
+    Stored as data (the explorer matches its sample ids), so text is kept verbatim here; what
+    people download goes through ``rows_download_tsv``.
+    """
     out = io.StringIO()
     writer = csv.writer(out, delimiter="\t", lineterminator="\n")
     writer.writerow(ROW_COLUMNS)
@@ -54,6 +61,26 @@ def rows_tsv(evaluation: Evaluation) -> bytes:
 def _values(row: object) -> list[object]:
     record = row.as_record()  # type: ignore[attr-defined]
     return [record[column] for column in ROW_COLUMNS]
+
+
+def rows_download_tsv(rows: list[dict[str, str]]) -> bytes:
+    """The per-row scores (``read_rows``) as a submitter downloads them: no cell runs as a spreadsheet formula.
+
+    Text columns get an apostrophe before a formula start; a number column keeps a number
+    (a negative score stays ``-12.5``) and guards anything else it might hold.
+    """
+    out = io.StringIO()
+    writer = csv.writer(out, delimiter="\t", lineterminator="\r\n")  # CR LF: a cell holding a CR gets quoted
+    writer.writerow(ROW_COLUMNS)
+    for row in rows:
+        writer.writerow([_download_cell(column, row.get(column) or "") for column in ROW_COLUMNS])
+    return out.getvalue().encode()
+
+
+def _download_cell(column: str, value: str) -> str:
+    if column not in TEXT_ROW_COLUMNS and _NUMBER.fullmatch(value):
+        return value
+    return spreadsheet_safe(value)
 
 
 def read_summary(store: Storage, submission_id: str) -> dict | None:

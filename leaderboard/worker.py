@@ -9,6 +9,9 @@ Exactly once, even under SIGKILL at any moment:
 - the outcome is *one* commit: the job's FINISHED state, the summary, the per-row scores and
   the audit entry land together or not at all, and only while the lease is still ours. Result
   files are keyed by submission id, so a redo replaces rather than adds;
+- an outcome the store refuses (a full disk, a Hub outage) puts the job back in the queue
+  without using up an attempt, and an answer key that cannot be loaded *now* leaves the job
+  unclaimed: both end the round with ``StorageError``, and the next round tries again;
 - the public table is derived and re-synced after every job and at the end of every drain.
 
 ``Worker.drain`` is the APScheduler job inside the app; ``python -m leaderboard work`` runs the
@@ -29,12 +32,12 @@ from leaderboard.answer_keys import AnswerKeys
 from leaderboard.config import Settings
 from leaderboard.locks import process_lock
 from leaderboard.queue import Decision, Holder, next_job
-from leaderboard.records import FAILED, FINISHED, RUNNING, Job, iso, job_path, upload_path
+from leaderboard.records import FAILED, FINISHED, PENDING, RUNNING, Job, iso, job_path, upload_path
 from leaderboard.registry import Entry, Registry
 from leaderboard.results import result_files
 from leaderboard.storage import StorageError
 from leaderboard.table import Publisher
-from scoring import SubmissionError, score_submission
+from scoring import AnswerKeyError, SubmissionError, score_submission
 
 log = logging.getLogger(__name__)
 
@@ -113,6 +116,7 @@ class Worker:
             return self._run(entry, holder)
 
     def _run(self, entry: Entry, holder: Holder) -> str:
+        self._load_key(entry.request.split)
         job = self._claim(entry, holder)
         beat = _Heartbeat(lambda: self._renew(job, holder), self.settings.lease_s / 3)
         with beat:
@@ -128,7 +132,11 @@ class Worker:
         after["score"] = score
         path, data = audit.entry_file(WORKER, action, entry.submission_id, now, None, after)
         files.update({job_path(entry.submission_id): done.to_bytes(), path: data})
-        self.store.commit(files, message=f"{action} {entry.submission_id}")
+        try:
+            self.store.commit(files, message=f"{action} {entry.submission_id}")
+        except StorageError as error:
+            self._release(job, error)
+            raise
         log.info("%s %s (attempt %d)", action, entry.submission_id, done.attempts)
         self._sync()
         return entry.submission_id
@@ -152,6 +160,35 @@ class Worker:
         self.store.commit({job_path(entry.submission_id): job.to_bytes()}, message=f"claim {entry.submission_id}")
         return job
 
+    def _load_key(self, split: str) -> None:
+        """Load the answer key before claiming: one that cannot be read or built *now* (a full disk)
+        leaves the job queued; one that cannot be used at all fails the job in ``_score``, with the reason."""
+        try:
+            self.keys.private(split)
+        except OSError as error:
+            raise StorageError(f"the answer key of the {split} split cannot be loaded now: {error}") from error
+        except AnswerKeyError:
+            return
+
+    def _release(self, job: Job, error: StorageError) -> None:
+        """Back to the queue after an outcome the store refused, without using up an attempt.
+
+        Attempts stop a file that keeps killing its worker; a full disk or a Hub outage is not the
+        file's fault. An outcome that may still land is left alone: writing over it could score twice.
+        """
+        if error.outcome_unknown:
+            return
+        message = "it was scored, but the server could not store the result; it will be scored again"
+        pending = job.but(
+            status=PENDING, attempts=job.attempts - 1, lease=None, message=message, updated_at=iso(self.clock())
+        )
+        try:
+            self.store.commit({job_path(job.submission_id): pending.to_bytes()}, message=f"release {job.submission_id}")
+        except StorageError as again:  # left RUNNING: taken up again next round, as after a crash
+            log.error("could not put %s back in the queue: %s", job.submission_id, again)
+            return
+        log.error("the result of %s could not be stored (%s); it is back in the queue", job.submission_id, error)
+
     def _renew(self, job: Job, holder: Holder) -> None:
         now = self.clock()
         renewed = job.but(lease=holder.lease(now, self.settings.lease_s), updated_at=iso(now))
@@ -164,7 +201,11 @@ class Worker:
             data = self.store.read(upload_path(submission_id))
             if data is None:
                 raise FileNotFoundError(f"{upload_path(submission_id)} is missing from the requests store")
-            evaluation = score_submission(data, self.keys.private(split), baseline_raw=self.settings.baseline_raw)
+            budget = _Budget(self.settings.job_budget_s)
+            key = self.keys.private(split)
+            evaluation = score_submission(data, key, baseline_raw=self.settings.baseline_raw, progress=budget.check)
+        except OverBudget as error:
+            return {"status": FAILED, "failure": "submission", "message": str(error)}, {}, None
         except SubmissionError as error:
             message = f"the file could not be scored: {error}"
             return {"status": FAILED, "failure": "submission", "message": message}, {}, None
@@ -226,3 +267,26 @@ class _Heartbeat:
                 self.renew()
             except StorageError as error:
                 log.warning("lease heartbeat failed: %s", error)
+
+
+class OverBudget(Exception):
+    """Scoring one file took longer than ``job_budget_s``: the file's cost, so it counts as the submitter's."""
+
+
+class _Budget:
+    """A ``score_submission`` progress callback that stops scoring once the time budget is spent.
+
+    A valid file can cost minutes (2,000-point traces on every row make DTW and line drawing
+    maximal); the budget keeps one file from holding the queue for longer than that worst case.
+    """
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds, self.start = seconds, time.monotonic()
+
+    def check(self, done: int, total: int) -> None:
+        spent = time.monotonic() - self.start
+        if spent > self.seconds and done < total:
+            raise OverBudget(
+                f"scoring stopped after {spent:.0f} s, over the time budget of {self.seconds:.0f} s per submission, "
+                f"with {done} of {total} rows scored; traces with fewer points score much faster"
+            )

@@ -4,14 +4,21 @@ Loads any dataset in the NaviTrace schema through ``datasets.load_dataset`` (a H
 private ones with a token, or a local folder in the Hub layout ``data/{split}-*.parquet``),
 streaming so memory stays bounded, and keeps what scoring needs under ``cache_dir``:
 
-    {cache_dir}/answer-keys/{key}/index.json    samples, traces, categories, metadata, sizes
-                                  /masks.bin     every label mask, uint8 when all labels fit
-                                  /rasters.bin   anti-aliased ground-truth rasters (int32 row, col)
-                                  /images.bin    the image files as shipped (for the explorer)
+    {cache_dir}/answer-keys/{key}/index.json      samples, traces, categories, metadata, sizes
+                                  /masks.bin       every label mask, uint8 when all labels fit
+                                  /rasters.bin     anti-aliased ground-truth rasters (int32 row, col)
+                                  /images.bin      the image files as shipped (for the explorer)
+                                  /checksums.json  SHA-256 of index.json, masks.bin and rasters.bin
 
 ``key`` hashes the dataset, the split and its revision (the Hub commit, or the content of the
 local parquet files), so a changed dataset gets a new cache. Masks are memory-mapped: scoring
 reads only the pages under the predicted lines.
+
+A cache is built in a staging folder renamed into place, so it is whole or absent. Loading it
+checks the checksums (and the sizes of every file): a damaged cache (a bad disk, a hand edit) is
+rebuilt rather than scoring against garbled masks. The images only feed the explorer, so they
+are checked by size alone (hashing them would double the load time). Hashing runs at about
+1.5 GB/s on one core.
 """
 
 from __future__ import annotations
@@ -34,7 +41,9 @@ from scoring.row import GroundTruth
 
 log = logging.getLogger(__name__)
 
-CACHE_FORMAT = 2  # bump when the cache layout changes: old caches are then rebuilt
+CACHE_FORMAT = 3  # bump when the cache layout changes: old caches are then rebuilt
+CHECKSUMS = "checksums.json"
+CHECKED = ("index.json", "masks.bin", "rasters.bin")  # what scoring reads
 Progress = Callable[[int, int | None], None]
 
 
@@ -61,6 +70,7 @@ class AnswerKey:
 
     def __init__(self, folder: Path) -> None:
         self.folder = Path(folder)
+        verify_checksums(self.folder)
         index = json.loads((self.folder / "index.json").read_text("utf-8"))
         if index.get("format") != CACHE_FORMAT:
             raise AnswerKeyError(
@@ -165,14 +175,25 @@ def load_answer_key(
         except (OSError, ValueError, KeyError, AnswerKeyError) as error:
             log.warning("answer-key cache %s is damaged (%s); rebuilding it", folder, error)
             shutil.rmtree(folder, ignore_errors=True)
-    root.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{key}-", dir=root))
+    try:
+        _build_into(folder, source, split, revision, token, progress)
+    except OSError as error:  # mostly a full disk: say which cache, not which staging file
+        raise OSError(error.errno, f"cannot build the answer-key cache in {root}: {error.strerror or error}") from error
+    return AnswerKey(folder)
+
+
+def _build_into(
+    folder: Path, source: str, split: str, revision: str, token: str | None, progress: Progress | None
+) -> None:
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{folder.name}-", dir=folder.parent))
     try:
         build_cache(source, split, token, staging, progress)
         index_path = staging / "index.json"
         index = json.loads(index_path.read_text("utf-8"))
         index.update(format=CACHE_FORMAT, dataset=source, split=split, revision=revision)
         index_path.write_text(json.dumps(index), "utf-8")
+        write_checksums(staging)
         try:
             staging.rename(folder)  # atomic: readers see a whole cache or none
         except OSError:
@@ -181,7 +202,22 @@ def load_answer_key(
             log.info("another process built %s first; using its copy", folder)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
-    return AnswerKey(folder)
+
+
+def write_checksums(folder: Path) -> None:
+    sums = {name: _file_digest(folder / name) for name in CHECKED}
+    (folder / CHECKSUMS).write_text(json.dumps(sums), "utf-8")
+
+
+def verify_checksums(folder: Path) -> None:
+    """``AnswerKeyError`` naming the first file whose content is not what was built."""
+    try:
+        sums = json.loads((folder / CHECKSUMS).read_text("utf-8"))
+    except (OSError, ValueError) as error:
+        raise AnswerKeyError(f"answer-key cache {folder} has no readable {CHECKSUMS}: {error}") from error
+    for name in CHECKED:
+        if _file_digest(folder / name) != sums.get(name):
+            raise AnswerKeyError(f"{folder / name} does not match its checksum: the file is damaged")
 
 
 def dataset_revision(dataset: str | Path, split: str, token: str | None = None) -> tuple[str, str]:

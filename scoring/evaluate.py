@@ -22,6 +22,10 @@ from scoring.row import NAVITRACE_BASELINE_RAW, RowScore, score_row
 from scoring.submission import MAX_FILE_BYTES, Submission, SubmittedRow, describe_location, read_submission
 
 ROW_COLUMNS = ("sample_id", "embodiment", "score", "status", "reason", "dtw", "fde", "penalty", "raw", "best_gt")
+TEXT_ROW_COLUMNS = ("sample_id", "embodiment", "status", "reason")  # the rest are numbers or empty
+# A cell starting with one of these runs as a formula in Excel, LibreOffice or Sheets (OWASP CSV
+# injection; ASVS 1.2.10 adds NUL); a leading apostrophe makes it text.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n", "\0")
 MAX_PROBLEMS = 20  # problems listed in a report; the counts cover them all
 Progress = Callable[[int, int], None]
 
@@ -69,11 +73,18 @@ class Evaluation:
         return dict(Counter(r.score.reason or "" for r in self.rows if r.score.status == "invalid").most_common())
 
     def write_rows(self, path: str | Path) -> None:
+        """The rows TSV for people (``--rows-out``): text cells cannot run as spreadsheet formulas."""
+
         def text(value: object) -> str:
-            return "" if value is None else repr(value) if isinstance(value, float) else str(value)
+            if value is None:
+                return ""
+            if isinstance(value, str):
+                return spreadsheet_safe(value)
+            return repr(value) if isinstance(value, float) else str(value)
 
         def write(handle) -> None:
-            writer = csv.writer(handle, delimiter="\t", lineterminator="\n")
+            # CR LF ends: only then does csv quote a cell holding a CR, which a spreadsheet would split into rows.
+            writer = csv.writer(handle, delimiter="\t", lineterminator="\r\n")
             writer.writerow(ROW_COLUMNS)
             for row in self.rows:
                 writer.writerow([text(v) for v in row.as_record().values()])
@@ -82,6 +93,17 @@ class Evaluation:
 
     def write_summary(self, path: str | Path) -> None:
         _write_atomically(Path(path), lambda handle: json.dump(self.summary, handle, indent=2))
+
+
+def spreadsheet_safe(text: str) -> str:
+    """``text`` as a spreadsheet shows it without running it: an apostrophe before a formula start.
+
+    Only for text cells: numbers (a negative score) are written as numbers, never through here.
+
+    >>> print(spreadsheet_safe('=HYPERLINK("http://evil","x")'), spreadsheet_safe("val_0001"))
+    '=HYPERLINK("http://evil","x") val_0001
+    """
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
 
 
 def score_submission(

@@ -8,13 +8,13 @@ is rejected); a bad ``prediction`` cell is left for the row scorer to mark inval
 from __future__ import annotations
 
 import csv
-import io
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from scoring.penalty_table import EMBODIMENTS
+from scoring.tsv_text import NotText, decode, hold_lone_crs, lines
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -23,6 +23,8 @@ if TYPE_CHECKING:
 
 REQUIRED_COLUMNS = ("sample_id", "embodiment", "prediction")
 MAX_FILE_BYTES = 64 * 1024 * 1024  # a full test split with long reasoning texts is ~30 MB
+MAX_SHOWN_CHARS = 40  # a submitted value quoted in a message is cut here: a refusal stays one short line
+MAX_LISTED_CHARS = 120  # header names quoted in a message, all together
 
 
 class SubmissionError(Exception):
@@ -53,13 +55,32 @@ def describe_location(
 ) -> str:
     """``line 14 (sample_id "test_0042", embodiment "Bicycle"), column "prediction"``."""
     parts = [f"line {line}"] if line is not None else []
-    keys = [f'{name} "{value}"' for name, value in (("sample_id", sample_id), ("embodiment", embodiment)) if value]
+    keys = [f"{name} {shown(value)}" for name, value in (("sample_id", sample_id), ("embodiment", embodiment)) if value]
     if keys:
         parts.append(f"({', '.join(keys)})")
     text = " ".join(parts)
     if column:
-        text = f'{text}, column "{column}"' if text else f'column "{column}"'
+        text = f"{text}, column {shown(column)}" if text else f"column {shown(column)}"
     return text
+
+
+def shown(value: str) -> str:
+    """A submitted value as a message quotes it: in double quotes, invisible characters escaped, cut short.
+
+    Cells can hold newlines, NULs, zero-width spaces or megabytes; a message must stay one readable line.
+
+    >>> shown("val_0001"), shown("a\\tb\\u200b"), shown("x" * 50)
+    ('"val_0001"', '"a\\\\tb\\\\u200b"', '"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…" (50 characters)')
+    """
+    pieces: list[str] = []
+    used = 0
+    for character in value:
+        piece = character if character.isprintable() else repr(character)[1:-1]
+        if used + len(piece) > MAX_SHOWN_CHARS:
+            return f'"{"".join(pieces)}…" ({len(value)} characters)'
+        pieces.append(piece)
+        used += len(piece)
+    return f'"{"".join(pieces)}"'
 
 
 @dataclass(frozen=True)
@@ -89,7 +110,10 @@ def read_submission(
     data = source if isinstance(source, bytes) else _read_file(Path(source), max_bytes)
     if len(data) > max_bytes:
         raise SubmissionError(f"the file is {_size(len(data))}, over the {_size(max_bytes)} limit")
-    text = _decode(data)
+    try:
+        text = decode(data)
+    except NotText as error:
+        raise SubmissionError(str(error), line=error.line) from None
     if not text.strip():
         raise SubmissionError("the file is empty: expected a header line and one row per (sample_id, embodiment)")
     return _parse(text, key, max_bytes)
@@ -111,27 +135,14 @@ def _read_file(path: Path, max_bytes: int) -> bytes:
         raise SubmissionError(f"{path}: cannot read the file (permission denied)") from None
 
 
-def _decode(data: bytes) -> str:
-    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
-        raise SubmissionError("the file is UTF-16 (it starts with a UTF-16 byte-order mark), expected UTF-8")
-    try:
-        return data.decode("utf-8-sig")  # a UTF-8 byte-order mark is tolerated and dropped
-    except UnicodeDecodeError as error:
-        before = data[: error.start]
-        line = before.count(b"\n") + 1
-        column = error.start - (before.rfind(b"\n") + 1) + 1
-        raise SubmissionError(
-            f"byte 0x{data[error.start]:02x} at column {column} is not UTF-8; save the file as UTF-8", line=line
-        ) from None
-
-
 def _parse(text: str, key: AnswerKey, max_bytes: int) -> Submission:
     csv.field_size_limit(max(csv.field_size_limit(), max_bytes))  # long model answers are fine
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter="\t", quotechar='"', strict=True)
+    text, stand_in = hold_lone_crs(text)
+    reader = csv.reader(lines(text), delimiter="\t", quotechar='"', strict=True)
     try:
         header = next(reader)
     except csv.Error as error:
-        raise SubmissionError(f"malformed header: {error}", line=1) from None
+        raise SubmissionError(f"malformed header: {_csv_problem(error)}", line=1) from None
     if len(header) == 1 and any(sep in header[0] for sep in ",;|"):
         separator = next(sep for sep in ",;|" if sep in header[0])
         raise SubmissionError(
@@ -139,10 +150,12 @@ def _parse(text: str, key: AnswerKey, max_bytes: int) -> Submission:
             "(write it with to_csv(sep='\\t', index=False))",
             line=1,
         )
-    return _check_rows([h.strip() for h in header], _records(reader), key)
+    if stand_in:
+        header = [cell.replace(stand_in, "\r") for cell in header]
+    return _check_rows([h.strip() for h in header], _records(reader, stand_in), key)
 
 
-def _records(reader: Iterator[list[str]]) -> Iterator[tuple[int, list[str]]]:
+def _records(reader: Iterator[list[str]], stand_in: str | None = None) -> Iterator[tuple[int, list[str]]]:
     start = 2
     while True:
         try:
@@ -150,27 +163,42 @@ def _records(reader: Iterator[list[str]]) -> Iterator[tuple[int, list[str]]]:
         except StopIteration:
             return
         except csv.Error as error:
-            raise SubmissionError(f"malformed quoting: {error}", line=start) from None
+            raise SubmissionError(f"malformed quoting: {_csv_problem(error)}", line=start) from None
+        if stand_in:
+            record = [cell.replace(stand_in, "\r") for cell in record]
         if record:  # csv yields [] for a blank line
             yield start, record
         start = reader.line_num + 1  # type: ignore[attr-defined]
+
+
+def _csv_problem(error: csv.Error) -> str:
+    """csv's message with its tab spelled out: "'\\t' expected after '\"'"."""
+    return str(error).replace("\t", "\\t")
 
 
 def _check_header(header: Sequence[str]) -> dict[str, int]:
     seen = {}
     for index, name in enumerate(header):
         if name in seen:
-            raise SubmissionError(f'column "{name}" appears twice in the header', line=1)
+            raise SubmissionError(f"column {shown(name)} appears twice in the header", line=1)
         seen[name] = index
     missing = [c for c in REQUIRED_COLUMNS if c not in seen]
     if missing:
-        found = ", ".join(f'"{h}"' for h in header) or "nothing"
         raise SubmissionError(
             f"missing required column{'s' if len(missing) > 1 else ''} {', '.join(missing)}; "
-            f"found {found}; expected at least {', '.join(REQUIRED_COLUMNS)}",
+            f"found {_listed(header)}; expected at least {', '.join(REQUIRED_COLUMNS)}",
             line=1,
         )
     return seen
+
+
+def _listed(names: Sequence[str]) -> str:
+    """Header names for a message, as many as fit in about ``MAX_LISTED_CHARS``."""
+    listed: list[str] = []
+    while len(listed) < len(names) and sum(len(n) + 2 for n in listed) < MAX_LISTED_CHARS:
+        listed.append(shown(names[len(listed)]))
+    rest = len(names) - len(listed)
+    return (", ".join(listed) or "nothing") + (f" and {rest} more" if rest else "")
 
 
 def _check_rows(header: list[str], records: Iterator[tuple[int, list[str]]], key: AnswerKey) -> Submission:

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 import gradio as gr
 
 from leaderboard import about, views
+from leaderboard.activity import HELP as ACTIVITY_HELP
+from leaderboard.activity import activity_table
 from leaderboard.html import esc
 from space.errors import describe, shown
 from space.services import Services
@@ -81,11 +83,14 @@ def build(services: Services, demo: gr.Blocks) -> MaintainersTab:
             rescore = gr.Button("Rescore all", variant="stop", elem_id="rescore-button")
         with gr.Accordion("All submissions", open=False):
             everything = gr.HTML(elem_id="all-submissions")
+        with gr.Accordion("Submissions per user (what probing the test set looks like)", open=False):
+            gr.Markdown(ACTIVITY_HELP, elem_classes="nt-help")
+            per_user = gr.HTML(elem_id="user-activity")
         with gr.Accordion("Audit log (latest 100, newest first)", open=True):
             audit = gr.HTML(elem_id="audit")
 
     edit_fields = [e_model, e_org, e_link, e_paper, e_description, e_weights, e_params]
-    page = [pending, target, detail, everything, audit, r_remove, *edit_fields]
+    page = [pending, target, detail, everything, per_user, audit, r_remove, *edit_fields]
 
     def load(picked: str | None, by: str) -> list:
         waiting = board.pending(by)
@@ -111,6 +116,7 @@ def build(services: Services, demo: gr.Blocks) -> MaintainersTab:
             gr.update(choices=choices, value=chosen),
             _detail(view),
             views.maintainer_table(all_, "all-table", "No submission yet."),
+            activity_table(all_, board.clock()),
             views.audit_table(board.audit_log(by, limit=100)),
             gr.update(choices=reported, value=None),
             meta.get("model") or "",

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 
 import gradio as gr
 
 from leaderboard import about, views
-from scoring.evaluate import ROW_COLUMNS
+from leaderboard.results import rows_download_tsv
 from space.errors import shown
 from space.services import Services
 
@@ -74,14 +72,8 @@ def _download(services: Services, view, user: str):
         return gr.update(visible=False, value=None)
     with shown():
         rows = services.board.rows(view.submission_id, user=user)
-    out = io.StringIO()
-    writer = csv.DictWriter(
-        out, fieldnames=list(ROW_COLUMNS), delimiter="\t", lineterminator="\n", extrasaction="ignore"
-    )
-    writer.writeheader()
-    writer.writerows(rows)
     folder = services.scratch / "rows"
     folder.mkdir(exist_ok=True)
     path = folder / f"navitrace_rows_{view.submission_id}.tsv"
-    path.write_text(out.getvalue(), "utf-8")
+    path.write_bytes(rows_download_tsv(rows))  # formula-guarded: spreadsheets open this file
     return gr.update(visible=True, value=str(path))

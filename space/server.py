@@ -3,7 +3,8 @@
 Gradio serves files only from its own cache (uploads and what handlers return), from
 ``allowed_paths`` (none here) and from static paths (none here). ``LEADERBOARD_HOME`` and the
 answer-key cache are also listed as ``blocked_paths``, so even a handler returning a path in
-there by mistake could not publish it.
+there by mistake could not publish it. Gradio's ``/monitoring`` routes are off: by default
+``/monitoring/summary`` tells anyone every endpoint's name and call count.
 """
 
 from __future__ import annotations
@@ -35,9 +36,12 @@ def launch(demo: gr.Blocks, settings: Settings, space: SpaceSettings, **extra: o
         allowed_paths=[],
         blocked_paths=private_paths(settings),
         max_file_size=MAX_FILE_BYTES,
-        show_error=True,
+        # Only our own messages (gr.Error, made by space.errors) reach the page: Gradio's errors can name
+        # server paths, e.g. the blocked_paths when a forged file input points into them.
+        show_error=False,
         footer_links=["gradio"],
         run_history=False,
+        enable_monitoring=False,  # /monitoring/summary would list every endpoint, maintainer ones too, with counts
         ssr_mode=False,
         theme=THEME,
         css=CSS,

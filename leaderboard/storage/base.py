@@ -21,7 +21,15 @@ from collections.abc import Iterable, Mapping
 
 
 class StorageError(Exception):
-    """A write could not be stored (after retries); nothing was acknowledged."""
+    """A write could not be stored (after retries); nothing was acknowledged.
+
+    ``outcome_unknown``: the change may still appear (a Hub commit whose answer was lost, then
+    silence), so the caller must not write over it as if it had never happened.
+    """
+
+    def __init__(self, message: str, *, outcome_unknown: bool = False) -> None:
+        super().__init__(message)
+        self.outcome_unknown = outcome_unknown
 
 
 class Storage(ABC):

@@ -248,7 +248,10 @@ class HubStorage(Storage):
                 if kind is None:
                     raise
                 if kind == "fatal":
-                    raise StorageError(f"commit to {self.repo_id}: the Hub refused it: {_brief(err)}") from err
+                    raise StorageError(
+                        f"commit to {self.repo_id}: the Hub refused it: {_brief(err)}",
+                        outcome_unknown=unanswered is not None,  # an earlier attempt may have landed
+                    ) from err
                 if kind == "unavailable" and sent is not None:
                     unanswered = sent
                 wait = self._wait(kind, attempt, err)
@@ -274,7 +277,7 @@ class HubStorage(Storage):
         deletes: list[str],
     ) -> None:
         """Acknowledge a change found at the head after all, or raise ``StorageError``."""
-        outcome = "nothing was stored"
+        outcome, unknown = "nothing was stored", False
         if maybe_landed:  # one last look, outside the budget
             head = self._try(self._fetch_head)
             found = self._try(lambda: self._holds(head, puts, deletes)) if head is not None else None
@@ -282,10 +285,11 @@ class HubStorage(Storage):
                 log.info("%s: a commit whose response was lost had landed after all", self.repo_id)
                 return self._landed(head, puts, deletes)
             if found is None:
-                outcome = "the Hub did not answer, so the change may still appear, unacknowledged"
+                outcome, unknown = "the Hub did not answer, so the change may still appear, unacknowledged", True
         spent = self._clock() - start
         raise StorageError(
-            f"commit to {self.repo_id}: gave up after {attempts} attempts in {spent:.0f} s ({_brief(err)}); {outcome}"
+            f"commit to {self.repo_id}: gave up after {attempts} attempts in {spent:.0f} s ({_brief(err)}); {outcome}",
+            outcome_unknown=unknown,
         ) from err
 
     # -- helpers -----------------------------------------------------------------------------

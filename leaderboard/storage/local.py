@@ -10,7 +10,9 @@ A commit is all-or-nothing through a small write-ahead journal under ``{root}/.s
    touched folders are fsynced; then the entry is renamed to ``.done-{tx}`` and deleted.
 
 A process killed during step 3 leaves a committed journal entry; the next ``read``, ``list``
-or ``commit`` (of any process) replays it first. Replay is idempotent: a staged file that is
+or ``commit`` (of any process) replays it first. Step 3 failing (a full disk refusing a new
+folder) does not fail the commit either: it is durable, and reads raise ``StorageError`` until a
+replay succeeds, so nobody sees the store without it. Replay is idempotent: a staged file that is
 already gone was already moved. All of this runs under ``filelock.FileLock`` on
 ``.store/lock`` (released by the kernel when its holder dies), so two processes never
 interleave their steps.
@@ -92,7 +94,12 @@ class LocalStorage(Storage):
         with self._locked(f"commit {message or 'update'!r}"):
             self._recover()
             entry = self._stage(puts, deletes, message)
-            self._apply(entry)
+            try:
+                self._apply(entry)
+            except StorageError as error:
+                # Past the commit point the change is durable: it counts, and the next reader replays it
+                # (until then reads fail loudly, so nobody sees a state without it). A full disk can do this.
+                log.error("%s", error)
         log.debug("%s: committed %d file(s), %d delete(s): %s", self, len(puts), len(deletes), message)
 
     # -- the journal --------------------------------------------------------------------------
@@ -100,7 +107,7 @@ class LocalStorage(Storage):
     def _stage(self, puts: dict[str, bytes], deletes: Sequence[str], message: str) -> Path:
         """Write the change to a journal entry and make it durable; return the committed entry."""
         tx = uuid.uuid4().hex
-        staging = self._journal / f".tmp-{tx}"
+        staging, entry = self._journal / f".tmp-{tx}", self._journal / tx
         try:
             staging.mkdir()
             names = {}
@@ -110,12 +117,18 @@ class LocalStorage(Storage):
             manifest = {"puts": names, "deletes": deletes, "message": message}
             _write_synced(staging / "manifest.json", json.dumps(manifest).encode())
             fsync_dir(staging)
-            entry = self._journal / tx
             os.rename(staging, entry)  # the commit point
-            fsync_dir(self._journal)
         except OSError as error:
             shutil.rmtree(staging, ignore_errors=True)
-            raise StorageError(f"{self}: cannot stage commit {message!r}: {error}") from error
+            # strerror: the staging file's name means nothing to whoever reads the message
+            raise StorageError(f"{self}: cannot stage commit {message!r}: {error.strerror or error}") from error
+        try:
+            fsync_dir(self._journal)
+        except OSError as error:  # readers will apply the entry, but a crash might undo the rename
+            raise StorageError(
+                f"{self}: commit {message!r} may not be durable ({error.strerror or error}); it may still appear",
+                outcome_unknown=True,
+            ) from error
         return entry
 
     def _apply(self, entry: Path) -> None:

@@ -49,6 +49,7 @@ def crash_environ(environ: dict[str, str]) -> dict[str, str]:
         **environ,
         "TEST_SUBMISSIONS_PER_DAY": "100000",
         "LEADERBOARD_MAX_ATTEMPTS": "100000",
+        "LEADERBOARD_QUEUED_PER_USER": "100000",
         "SCORE_INTERVAL_S": "0.1",
     }
 

@@ -6,16 +6,19 @@ import pytest
 
 from leaderboard.errors import QuotaExceeded
 from leaderboard.service import Leaderboard
+from scoring import AnswerKeyError
 from tests.leaderboard.conftest import submit
 
 DAY = 24 * 3600
 
 
-def _use_up(service: Leaderboard, files, clock, user: str = "alice") -> list[str]:
+def _use_up(service: Leaderboard, files, clock, user: str = "alice", drain: bool = True) -> list[str]:
     ids = []
     for seed in (1, 2, 3):
         ids.append(submit(service, files[f"test-noisy{seed}"], user=user, model=f"Model v{seed}").submission_id)
         clock.advance(60)
+    if drain:  # scored: only the daily quota holds them back, not the queue limit
+        service.worker.drain()
     return ids
 
 
@@ -43,6 +46,16 @@ def test_other_users_and_validation_submissions_are_not_limited(service: Leaderb
         submit(service, files[f"validation-{kind}"], split="validation")
 
 
+def test_a_user_may_have_only_a_few_submissions_waiting_at_once(service: Leaderboard, files, clock):
+    for kind in ("noisy", "perfect", "straight"):
+        submit(service, files[f"validation-{kind}"], split="validation")
+    with pytest.raises(QuotaExceeded, match="queue limit reached: alice has 3 submission.* the limit is 3"):
+        submit(service, files["test-noisy1"])
+    submit(service, files["test-noisy1"], user="bob")  # per user
+    service.worker.drain()
+    submit(service, files["test-noisy1"])  # scored: room again
+
+
 def test_the_window_rolls(service: Leaderboard, files, clock):
     _use_up(service, files, clock)  # at t0, t0+60, t0+120; now t0+180
     clock.advance(DAY - 180 - 1)
@@ -63,10 +76,10 @@ def test_a_quota_of_zero_refuses_every_test_submission(settings, files, clock):
 
 
 def test_server_failures_do_not_count(service: Leaderboard, files, clock, monkeypatch):
-    ids = _use_up(service, files, clock)
+    ids = _use_up(service, files, clock, drain=False)
 
-    def broken(split):
-        raise OSError("the answer-key cache disk is full")
+    def broken(split):  # not a full disk: that leaves jobs queued (tests/hardening/faults/test_faults_full_disk.py)
+        raise AnswerKeyError("the answer-key dataset cannot be opened")
 
     monkeypatch.setattr(service.keys, "private", broken)
     assert service.worker.drain() == 3
@@ -79,7 +92,7 @@ def test_server_failures_do_not_count(service: Leaderboard, files, clock, monkey
 def test_a_submission_that_failed_for_its_own_file_counts(service: Leaderboard, files, clock, monkeypatch):
     from scoring import SubmissionError
 
-    ids = _use_up(service, files, clock)
+    ids = _use_up(service, files, clock, drain=False)
 
     def refuse(*args, **kwargs):
         raise SubmissionError("prediction column unreadable", line=7)

@@ -10,7 +10,7 @@ import time
 
 from leaderboard import audit
 from leaderboard.queue import Decision, Holder, decide
-from leaderboard.records import RUNNING, Job, job_path
+from leaderboard.records import FAILED, RUNNING, Job, job_path
 from leaderboard.results import read_rows
 from leaderboard.service import Leaderboard
 from scoring import score_submission
@@ -193,3 +193,13 @@ def test_a_damaged_record_does_not_stop_the_queue(service: Leaderboard, files, c
     assert service.worker.drain() == 1
     assert service.status(receipt.submission_id).status == "FINISHED"
     assert "0000000000000000 has an unreadable record" in caplog.text
+
+
+def test_a_file_over_the_time_budget_fails_as_the_submitters_with_a_message(settings, files, clock):
+    service = Leaderboard(dataclasses.replace(settings, job_budget_s=1e-9), clock=clock)
+    submission_id = submit(service, files["test-noisy"]).submission_id
+    service.worker.drain()
+    view = service.status(submission_id)
+    assert view.status == FAILED and view.summary is None
+    assert "over the time budget" in view.message and "rows scored" in view.message
+    assert service.registry.job(submission_id).failure == "submission"  # it counts against the quota

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import shutil
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -12,6 +14,8 @@ from leaderboard.scheduler import Wakeup
 from leaderboard.warmup import Warmup
 from space.auth import Auth
 from space.settings import SpaceSettings
+
+SCRATCH_PREFIX = "navitrace-space-"
 
 
 @dataclass(frozen=True)
@@ -31,6 +35,25 @@ class Services:
         """``examples``: where the example submissions are written (default: a fresh temporary folder,
         never under ``LEADERBOARD_HOME``, whose files no HTTP route may serve)."""
         board = board or Leaderboard(settings)
-        scratch = Path(tempfile.mkdtemp(prefix="navitrace-space-"))
+        _remove_scratch_of_dead_apps()
+        scratch = Path(tempfile.mkdtemp(prefix=f"{SCRATCH_PREFIX}{os.getpid()}-"))
         folder = examples or scratch / "examples"
         return cls(board, Auth(board, space), Warmup(board.keys, folder), SubmissionTraces(board), space, scratch)
+
+
+def _remove_scratch_of_dead_apps() -> None:
+    """A SIGKILLed app leaves its scratch folder behind: remove those whose process is gone."""
+    for folder in Path(tempfile.gettempdir()).glob(f"{SCRATCH_PREFIX}*-*"):
+        pid = folder.name.removeprefix(SCRATCH_PREFIX).split("-", 1)[0]
+        if pid.isdigit() and not _alive(int(pid)):
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's process
+        return True
+    return True

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import os
 
 import gradio as gr
 import pytest
@@ -87,3 +88,18 @@ def test_app_settings_defaults_and_space_detection():
         {"SPACE_ID": "org/space", "GRADIO_SERVER_NAME": "0.0.0.0", "GRADIO_SERVER_PORT": "7861"}
     )
     assert space.on_space and (space.server_name, space.server_port) == ("0.0.0.0", 7861)
+
+
+def test_the_scratch_folder_of_a_dead_app_is_removed_at_start(tmp_path, monkeypatch):
+    import subprocess
+    import sys
+
+    from space.services import SCRATCH_PREFIX, _remove_scratch_of_dead_apps
+
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    left = tmp_path / f"{SCRATCH_PREFIX}{dead.stdout.strip()}-abc"
+    mine = tmp_path / f"{SCRATCH_PREFIX}{os.getpid()}-def"
+    left.mkdir(), mine.mkdir()
+    _remove_scratch_of_dead_apps()
+    assert not left.exists() and mine.exists()

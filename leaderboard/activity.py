@@ -4,7 +4,7 @@ Each test submission tells its submitter aggregates over the hidden ground truth
 valid-only score, coverage and the breakdowns). A file that answers only a few rows turns those
 into per-row figures, so someone probing the test set sends many test submissions of low
 coverage, keeps hitting the daily limit, and often asks for a private score only. This table puts
-those signs side by side, most active user first (see ``docs/reliability/web.md``).
+those signs side by side, most active user first (see ``docs/RELIABILITY.md``).
 """
 
 from __future__ import annotations

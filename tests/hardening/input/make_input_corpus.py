@@ -32,7 +32,7 @@ def base_frame(work: Path) -> pd.DataFrame:
 
 
 def table() -> str:
-    """The manifest as a Markdown table (docs/reliability/input.md)."""
+    """The manifest as a Markdown table (docs/RELIABILITY.md)."""
     lines = ["| file | what it is | expected |", "|---|---|---|"]
     for case in CASES:
         if case.rejected:

@@ -1,0 +1,313 @@
+"""Load on loopback: concurrent uploads through ``gradio_client`` while simulated viewers load the leaderboard.
+
+    .venv/bin/python benchmarks/load_test.py                                  # 20 uploads, 50 viewers
+    .venv/bin/python benchmarks/load_test.py --uploads 4 --viewers 10 --samples 8 --size 320x240
+
+Starts the real app (``python app.py``, as ``bench_app.App`` does) with a fresh ``LEADERBOARD_HOME``
+and a synthetic dataset, then:
+
+- **viewers** (threads) load the page in a loop as a browser does: ``GET /``, then the leaderboard
+  events the page fires on load (the table, then its CSV and charts), then a pause (``--think-s``);
+- after ``--idle-s`` of viewers alone, **uploaders** (threads), each signed in as its own local
+  user (the sign-in's session cookie carried by ``gradio_client`` as a header), run the Submit tab's
+  flow together: ``/check_file``, then ``/submit`` of a test file, then poll ``/my_submission``
+  (what the page's timer calls) until the row says FINISHED.
+
+Everything stops by itself at ``--deadline-s`` at the latest, and the app is stopped at the end.
+Prints uploads acknowledged and scored, p50/p95/max of the page and of submit-to-FINISHED
+(as the uploader saw it and as the store recorded it), page latency idle against while scoring,
+the errors, and the threads the worker scored in (from the app log, which names each line's
+thread): never a request thread. A status poll that fails is repeated, as the page's timer
+would, and counted apart from the errors (under load ``gradio_client`` 2.7 now and then loses
+its event stream to a race with the server's session clean-up: ``CancelledError``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.bench_app import App, _scoring_dataset  # noqa: E402
+from leaderboard.records import epoch  # noqa: E402
+from scoring import load_answer_key  # noqa: E402
+from scoring.examples import write_example  # noqa: E402
+
+POLL_S = 3.0  # as often as the My submissions page polls (space/my_submissions_tab.POLL_S)
+REQUEST_THREAD = "AnyIO worker thread"  # where Gradio runs synchronous event handlers
+LOG_LINE = re.compile(r"\[(?P<thread>[^\]]+)\] leaderboard\.(?P<who>worker|intake): (?P<text>.*)")
+
+
+@dataclass
+class Result:
+    uploads: int
+    acknowledged: int = 0
+    scored: int = 0
+    errors: list[str] = field(default_factory=list)
+    poll_retries: list[str] = field(default_factory=list)  # status polls that failed and were simply repeated
+    page: list[tuple[float, float, float]] = field(default_factory=list)  # (start, GET / s, board events s)
+    submit_to_finished: list[float] = field(default_factory=list)  # as the uploader saw it (polling)
+    server_side: list[tuple[float, float]] = field(default_factory=list)  # (queued s, scoring s), from the store
+    started: float = 0.0  # when the viewers started
+    busy: tuple[float, float] = (0.0, 0.0)  # from the first upload to the last FINISHED
+    scoring_threads: set[str] = field(default_factory=set)
+    intake_threads: set[str] = field(default_factory=set)
+    lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def error(self, text: str) -> None:
+        with self.lock:
+            self.errors.append(text)
+
+
+# -- viewers ---------------------------------------------------------------------------------------
+
+
+def board_events(url: str) -> list[tuple[str, list]]:
+    """The events the page fires on load to fill the leaderboard, in order, with the page's values.
+
+    Read from ``/config``: the load listener whose outputs include the table, then the listeners
+    chained after it (``.then``), so the simulation follows the page if its wiring changes.
+    """
+    cfg = httpx.get(f"{url}/config", timeout=30).json()
+    components = {c["id"]: c for c in cfg["components"]}
+    table = next(c["id"] for c in cfg["components"] if c["props"].get("elem_id") == "leaderboard")
+    deps = cfg["dependencies"]
+    first = next(d for d in deps if [0, "load"] in d["targets"] and table in d["outputs"])
+    chain, ids = [first], {first["id"]}
+    for dep in deps:
+        if dep.get("trigger_after") in ids:
+            chain.append(dep)
+            ids.add(dep["id"])
+    return [(d["api_name"], [components[i]["props"].get("value") for i in d["inputs"]]) for d in chain]
+
+
+def call(client: httpx.Client, api_name: str, data: list) -> None:
+    posted = client.post(f"/gradio_api/call/{api_name}", json={"data": data})
+    posted.raise_for_status()
+    stream = client.get(f"/gradio_api/call/{api_name}/{posted.json()['event_id']}").text
+    if "event: complete" not in stream:
+        raise RuntimeError(f"{api_name}: {stream[:200]}")
+
+
+def viewer(
+    url: str, events: list[tuple[str, list]], think_s: float, delay_s: float, stop: threading.Event, result: Result
+) -> None:
+    stop.wait(delay_s)  # viewers arrive spread over one pause, not all in the same instant
+    with httpx.Client(base_url=url, timeout=60) as client:
+        while not stop.is_set():
+            start = time.monotonic()
+            try:
+                page = client.get("/")
+                page.raise_for_status()
+                loaded = time.monotonic()
+                for api_name, data in events:
+                    call(client, api_name, data)
+                with result.lock:
+                    result.page.append((start, loaded - start, time.monotonic() - loaded))
+            except Exception as error:  # counted and shown; the viewer carries on like a reloading person
+                result.error(f"viewer: {error!r}")
+            stop.wait(think_s)
+
+
+# -- uploaders -------------------------------------------------------------------------------------
+
+
+def uploader(url: str, user: str, path: Path, go: threading.Barrier, deadline: float, result: Result) -> None:
+    from gradio_client import Client, handle_file
+
+    try:
+        cookie = httpx.post(f"{url}/local-auth/sign-in", data={"user": user}, timeout=60).cookies["session"]
+        client = Client(
+            url, verbose=False, headers={"Cookie": f"session={cookie}"}, download_files=False, analytics_enabled=False
+        )
+        go.wait()
+        report = client.predict(handle_file(str(path)), "test", api_name="/check_file")[0]
+        if "You can submit this file" not in report:
+            raise RuntimeError(f"check refused the file: {report[:200]}")
+        started = time.monotonic()
+        meta = (f"Load-{user}", "Load Lab", "", "", f"{user}@example.org", "", "", "", True)
+        receipt = client.predict(handle_file(str(path)), "test", *meta, api_name="/submit")[0]
+        found = re.search(r"class='nt-id'>([0-9a-f]{16})<", receipt)
+        if not found:
+            raise RuntimeError(f"not acknowledged: {receipt[:200]}")
+        with result.lock:
+            result.acknowledged += 1
+        sid = found.group(1)
+        while time.monotonic() < deadline:
+            try:
+                table = client.predict(None, api_name="/my_submission")[0]
+            except Exception as error:  # the page's next timer tick polls again; so do we, and count it
+                with result.lock:
+                    result.poll_retries.append(f"{user}: {error!r}")
+                time.sleep(POLL_S)
+                continue
+            # An unchanged table comes back as a "skip" update (a dict): the page redraws nothing then.
+            status = re.search(rf"{sid}</code>.*?nt-badge-(\w+)", table) if isinstance(table, str) else None
+            if status and status.group(1) in ("finished", "failed"):
+                if status.group(1) == "failed":
+                    raise RuntimeError(f"{sid} FAILED")
+                with result.lock:
+                    result.scored += 1
+                    result.submit_to_finished.append(time.monotonic() - started)
+                return
+            time.sleep(POLL_S)
+        raise RuntimeError(f"{sid} not FINISHED by the deadline")
+    except threading.BrokenBarrierError:
+        result.error(f"{user}: the uploads never started together")
+    except Exception as error:
+        result.error(f"{user}: {error!r}")
+        go.abort()  # nobody waits for an uploader that will never arrive
+
+
+# -- the run ---------------------------------------------------------------------------------------
+
+
+def run(
+    work: Path,
+    private: Path,
+    public: Path,
+    uploads: int = 20,
+    viewers: int = 50,
+    idle_s: float = 20.0,
+    think_s: float = 1.0,
+    deadline_s: float = 600.0,
+) -> Result:
+    """One load run against a fresh app; stops by itself by ``deadline_s`` and always stops the app."""
+    deadline = time.monotonic() + deadline_s
+    home = work / "home"
+    key = load_answer_key(private, "test", work / "cache")
+    files = [work / f"test-{i}.tsv" for i in range(uploads)]
+    for i, path in enumerate(files):
+        write_example(key, "noisy", path, seed=1000 + i)
+    env = {"ANSWER_KEY_DATASET": str(private), "PUBLIC_DATASET": str(public), "SCORE_INTERVAL_S": "1"}
+    app = App(home, REQUESTS_REPO="", RESULTS_REPO="", **env)
+    result, stop = Result(uploads), threading.Event()
+    try:
+        app.wait_page(timeout=min(120, deadline_s))
+        app.wait_log("public datasets ready", timeout=min(300, deadline_s))
+        events = board_events(app.url)
+        watchers = [
+            threading.Thread(
+                target=viewer, args=(app.url, events, think_s, think_s * i / viewers, stop, result), daemon=True
+            )
+            for i in range(viewers)
+        ]
+        for thread in watchers:
+            thread.start()
+        result.started = time.monotonic()
+        stop.wait(idle_s)
+        go = threading.Barrier(uploads)
+        pushers = [
+            threading.Thread(target=uploader, args=(app.url, f"user{i:02d}", f, go, deadline, result), daemon=True)
+            for i, f in enumerate(files)
+        ]
+        begin = time.monotonic()
+        for thread in pushers:
+            thread.start()
+        for thread in pushers:
+            thread.join(max(0.0, deadline - time.monotonic()))
+        result.busy = (begin, time.monotonic())
+        stop.set()
+        for thread in watchers:
+            thread.join(max(1.0, deadline - time.monotonic()))
+        read_server_side(home, app.log.read_text("utf-8", errors="replace"), result)
+    finally:
+        stop.set()
+        stop_app(app)
+    return result
+
+
+def read_server_side(home: Path, log: str, result: Result) -> None:
+    """Queue wait and scoring time of each job from the store; which threads intake and scoring ran in."""
+    requests = home / "requests"
+    for path in (requests / "jobs").glob("*.json"):
+        job = json.loads(path.read_text())
+        request = json.loads((requests / "requests" / path.name).read_text())
+        if job.get("finished_at") and job.get("started_at"):
+            created, started = epoch(request["created_at"]), epoch(job["started_at"])
+            result.server_side.append((started - created, epoch(job["finished_at"]) - started))
+    for match in LOG_LINE.finditer(log):
+        if match["who"] == "worker" and match["text"].startswith(("finished ", "failed ")):
+            result.scoring_threads.add(match["thread"])
+        elif match["who"] == "intake" and " submitted " in match["text"]:
+            result.intake_threads.add(match["thread"])
+
+
+def stop_app(app: App) -> None:
+    if app.process.poll() is None:
+        app.process.terminate()
+        try:
+            app.process.wait(timeout=20)
+        except Exception:
+            app.process.kill()
+            app.process.wait()
+
+
+# -- figures ---------------------------------------------------------------------------------------
+
+
+def spread(values: list[float]) -> str:
+    if not values:
+        return "no samples"
+    ordered = sorted(values)
+    p50, p95 = ordered[len(ordered) // 2], ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+    return f"p50 {1000 * p50:7.0f} ms  p95 {1000 * p95:7.0f} ms  max {1000 * ordered[-1]:7.0f} ms  (n={len(ordered)})"
+
+
+def report(result: Result, viewers: int) -> None:
+    begin, end = result.busy
+    idle = [(p, d) for s, p, d in result.page if s < begin]
+    busy = [(p, d) for s, p, d in result.page if begin <= s <= end]
+    print(f"uploads: {result.acknowledged}/{result.uploads} acknowledged, {result.scored}/{result.uploads} scored")
+    rate = f"{len(idle) / max(begin - result.started, 1e-9):.1f} and {len(busy) / max(end - begin, 1e-9):.1f} per s"
+    print(f"viewers: {viewers}, {len(result.page)} page loads ({len(idle)} idle, {len(busy)} while uploading/scoring)")
+    print(f"  page loads completed idle and under load: {rate}")
+    for name, rows in (("idle", idle), ("under load", busy)):
+        print(f"  GET /            {name:10}: {spread([p for p, _ in rows])}")
+        print(f"  board events     {name:10}: {spread([d for _, d in rows])}")
+        print(f"  page + board     {name:10}: {spread([p + d for p, d in rows])}")
+    print(f"submit to FINISHED (uploader, polling every {POLL_S} s): {spread(result.submit_to_finished)}")
+    print(f"  queued before scoring (store):  {spread([q for q, _ in result.server_side])}")
+    print(f"  scoring one file (store):       {spread([s for _, s in result.server_side])}")
+    print(f"  uploads to last FINISHED: {end - begin:.1f} s")
+    print(f"threads that scored: {sorted(result.scoring_threads)}", end="; ")
+    print(f"that took submissions: {sorted(result.intake_threads)}")
+    print(f"status polls repeated after a failure: {len(result.poll_retries)} {result.poll_retries[:3]}")
+    print(f"errors: {len(result.errors)}")
+    for line in result.errors[:20]:
+        print(f"  {line}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--uploads", type=int, default=20)
+    parser.add_argument("--viewers", type=int, default=50)
+    parser.add_argument("--samples", type=int, default=500, help="test scenes of the synthetic dataset (default 500)")
+    parser.add_argument("--size", default="640x480", help="image size of the synthetic dataset (default 640x480)")
+    parser.add_argument("--idle-s", type=float, default=20.0, help="viewers alone before the uploads (default 20)")
+    parser.add_argument("--think-s", type=float, default=1.0, help="a viewer's pause between page loads (default 1)")
+    parser.add_argument("--deadline-s", type=float, default=900.0, help="everything stops by then (default 900)")
+    parser.add_argument("--data", type=Path, default=Path.home() / ".cache" / "navitrace-bench")
+    args = parser.parse_args()
+    private, public = _scoring_dataset(args.data, args.samples, args.size)
+    work = Path(tempfile.mkdtemp(prefix="navitrace-load-"))
+    print(f"work folder {work}; {args.samples} scenes at {args.size}")
+    result = run(work, private, public, args.uploads, args.viewers, args.idle_s, args.think_s, args.deadline_s)
+    report(result, args.viewers)
+    if result.errors or result.scored < args.uploads or REQUEST_THREAD in result.scoring_threads:
+        raise SystemExit(1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,67 @@
+"""One real app for the web hardening tests, seeded through its own API with secrets worth stealing.
+
+``web_app`` is ``python app.py`` on a free port (``tests/browser/conftest.start_app``: small
+synthetic datasets, a fresh ``LEADERBOARD_HOME``, ``MAINTAINERS=boss``, one-second scoring). It is
+not the browser tests' app, so neither suite sees the other's submissions or audit entries.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.browser.conftest import (  # noqa: F401  (fixtures and the report hook are found by name)
+    RunningApp,
+    browser_datasets,
+    chromium,
+    pytest_runtest_makereport,
+    shot,
+    start_app,
+    stop_app,
+)
+from tests.hardening.web.web_seed import QUOTA, Files, Seeded, seed
+
+
+@pytest.fixture(scope="session")
+def web_app(
+    tmp_path_factory: pytest.TempPathFactory,
+    browser_datasets: tuple[Path, Path],  # noqa: F811  (the imported fixture)
+) -> Iterator[RunningApp]:
+    running = start_app(tmp_path_factory.mktemp("web-app"), *browser_datasets, TEST_SUBMISSIONS_PER_DAY=str(QUOTA))
+    yield running
+    stop_app(running)
+
+
+@pytest.fixture(scope="session")
+def web_files(web_app: RunningApp, tmp_path_factory: pytest.TempPathFactory) -> Files:
+    return Files(web_app, tmp_path_factory.mktemp("web-files"))
+
+
+@pytest.fixture(scope="session")
+def seeded(web_app: RunningApp, web_files: Files) -> Seeded:
+    """eve's scored, approved test submission with a contact e-mail, her validation one, a reported row."""
+    return seed(web_app, web_files)
+
+
+@pytest.fixture
+def new_web_page(chromium, web_app: RunningApp, request: pytest.FixtureRequest):  # noqa: F811  (the imported fixture)
+    """``new_web_page()`` -> a page of ``web_app`` in a fresh browser context (its own cookies, its own sign-in)."""
+    contexts = []
+
+    def make():
+        context = chromium.new_context(viewport={"width": 1400, "height": 1000})
+        context.set_default_timeout(30_000)
+        contexts.append(context)
+        return context.new_page()
+
+    yield make
+    report = getattr(request.node, "rep_call", None)
+    if report is not None and report.failed:
+        for i, context in enumerate(contexts):
+            for j, page in enumerate(context.pages):
+                shot(page, f"FAILED-{request.node.name}-{i}-{j}")
+        print(f"--- app log ---\n{web_app.log_text()[-6000:]}")
+    for context in contexts:
+        context.close()

@@ -1,0 +1,45 @@
+"""Every maintainer action, called straight through the app's API by someone else, is refused and changes nothing.
+
+The maintainer endpoints are not a list kept here: they are every event listener that the app's
+``/config`` wires to the Maintainers tab or to anything laid out inside it, so an action added to
+the desk later is covered without editing this file. Each one is called anonymously and signed in
+as a non-maintainer, with each of the ids an attacker would aim at (a published test submission,
+a validation submission, a reported row) and with the page's own default values.
+"""
+
+from __future__ import annotations
+
+from tests.browser.conftest import RunningApp
+from tests.hardening.web import web_api
+from tests.hardening.web.web_seed import ATTACKER, Seeded, leaks, moderation_state
+
+# Known today; the test fails if the enumeration stops finding them (so it cannot pass vacuously).
+KNOWN = {"approve", "reject", "hide", "unhide", "edit", "rescore", "add_reported", "remove_reported"}
+
+
+def maintainer_endpoints(cfg: dict) -> list[web_api.Endpoint]:
+    desk = web_api.inside(cfg, "tab-maintainers")
+    return [e for e in web_api.endpoints(cfg) if desk & set(e.targets)]
+
+
+def test_every_maintainer_endpoint_refuses_others_and_changes_nothing(web_app: RunningApp, seeded: Seeded):
+    cfg = web_api.config(web_app.url)
+    desk = maintainer_endpoints(cfg)
+    names = {e.api_name for e in desk}
+    assert KNOWN <= names, f"the enumeration missed {KNOWN - names}"
+    callers = {"anonymous": None, ATTACKER: web_api.sign_in(web_app.url, ATTACKER)}
+    expected = {"anonymous": "You are not signed in, so you are not a maintainer", ATTACKER: f"'{ATTACKER}' is not"}
+    before = moderation_state(web_app)
+    calls = 0
+    for who, cookie in callers.items():
+        for endpoint in desk:
+            for target in (seeded.test_id, seeded.validation_id, seeded.reported_id, None):
+                args = web_api.plausible(endpoint, target, None)
+                # Gradio reads the caller from the session cookie only; a token in the body changes nothing.
+                answer = web_api.call(web_app.url, endpoint.api_name, args, cookie, oauth_token="hf_forged")
+                calls += 1
+                assert not answer.ok, f"{who} ran {endpoint.api_name}({target}): {answer.text[:300]}"
+                assert expected[who] in answer.text, (who, endpoint.api_name, answer.text[:300])
+                assert not leaks(answer.text, seeded.secrets), (who, endpoint.api_name)
+    assert moderation_state(web_app) == before, "a refused call changed the moderation state"
+    print(f"\n{len(desk)} maintainer endpoints ({', '.join(sorted(names))}): {calls} calls, all refused")

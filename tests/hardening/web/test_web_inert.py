@@ -1,0 +1,206 @@
+"""HTML and script in every metadata field render as inert text in a real browser, wherever they are shown.
+
+The payloads go in through the app's own endpoints as the people concerned (a submitter's
+metadata, a maintainer's reject reason and reported row), or through the Submit form itself
+(fields the service refuses, whose refusal message quotes them back). Then the pages that show
+them are opened in Chromium: the leaderboard (all column groups, a metadata breakdown, the
+charts hovered), My submissions, the Explorer, the maintainers' desk (tables, picked entry, edit
+form, audit log), and the sign-in refusal page. Nothing may run (``window.__pwned`` stays
+unset), no element may be injected, and the text must show literally.
+``tests/browser/test_pages.py`` has the first, smaller version of this check.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import MAINTAINER, RunningApp, shot
+from tests.browser.helpers import LONG_MS, choose, open_tab, sign_in, upload
+from tests.hardening.web import web_api
+from tests.hardening.web.web_seed import Files, receipt_id, service_of, submit, wait_scored
+
+pytestmark = pytest.mark.browser
+
+# One number per payload, so a failure says which one ran.
+MODEL = "<img src=x onerror=window.__pwned=1>Trudy"
+ORGANISATION = "<script>window.__pwned=2</script>"
+MODEL_LINK = 'https://example.org/"><svg/onload=window.__pwned=3>'
+PAPER_LINK = "https://example.org/'onmouseover='window.__pwned=4'"
+EMAIL = "<img/src=x/onerror=window.__pwned=5>@example.org"
+DESCRIPTION = '"><svg onload=window.__pwned=6> <a href="javascript:window.__pwned=7">click</a>'
+REASON = "<img src=x onerror=window.__pwned=8> spam"
+REPORTED = "<svg onload=window.__pwned=9>Reported"
+REPORTED_ORG = "<iframe srcdoc='<script>parent.__pwned=10</script>'>"
+SOURCE = 'https://example.org/"><img/src=x/onerror=window.__pwned=11>'
+VALIDATION_MODEL = "<details open ontoggle=window.__pwned=12>Val"
+PARAMETERS = "<img src=x onerror=window.__pwned=13>"  # refused (not a number); the message quotes it
+JS_LINK = "javascript:window.__pwned=14"  # refused (not http); the message quotes it
+SIGN_IN = "<img src=x onerror=window.__pwned=15>"  # refused as a user name; the page quotes it
+# The HTML components that show people's values, and what a payload would add to them (Gradio's own
+# loading spinner is an svg with a Svelte class).
+SHOWN_IN = (
+    "#leaderboard",
+    "#my-submissions",
+    "#my-detail",
+    "#submit-receipt",
+    "#validation-report",
+    "#explorer-breakdown",
+    "#explorer-task",
+    "#maint-status",
+    "#pending",
+    "#maint-detail",
+    "#all-submissions",
+    "#user-activity",
+    "#audit",
+)
+INJECTED = (
+    "img",
+    "svg:not([class*='svelte-'])",
+    "script",
+    "iframe",
+    "details",
+    "a[href^='javascript']",
+    "[onerror]",
+    "[onload]",
+    "[onmouseover]",
+)
+
+
+@pytest.fixture(scope="module")
+def planted(web_app: RunningApp, web_files: Files) -> dict[str, str]:
+    """trudy's published test submission (approved), a second one rejected, a validation one; a reported row."""
+    url, service = web_app.url, service_of(web_app)
+    trudy, boss = web_api.sign_in(url, "trudy"), web_api.sign_in(url, MAINTAINER)
+    meta = {
+        "model": MODEL,
+        "organization": ORGANISATION,
+        "model_link": MODEL_LINK,
+        "paper_link": PAPER_LINK,
+        "contact_email": EMAIL,
+        "description": DESCRIPTION,
+        "publish": True,
+    }
+    approved = receipt_id(submit(web_app, trudy, web_files.make("test", seed=300), "test", **meta))
+    rejected = receipt_id(submit(web_app, trudy, web_files.make("test", seed=301), "test", **meta))
+    validation = receipt_id(
+        submit(web_app, trudy, web_files.make("validation", seed=300), "validation", model=VALIDATION_MODEL)
+    )
+    for sid in (approved, rejected, validation):
+        wait_scored(service, sid)
+    assert web_api.call(url, "approve", [approved, ""], boss).ok
+    assert web_api.call(url, "reject", [rejected, REASON], boss).ok
+    reported = [approved, REPORTED, REPORTED_ORG, "test", 42.0, None, None, SOURCE, ""]
+    assert web_api.call(url, "add_reported", reported, boss).ok
+    return {"approved": approved, "rejected": rejected, "validation": validation}
+
+
+def inert(page: Page, where: str) -> None:
+    """Nothing ran and nothing was injected into the page's HTML components."""
+    assert page.evaluate("window.__pwned") is None, f"a payload ran on {where}: {page.evaluate('window.__pwned')}"
+    injected = page.locator(", ".join(f"{box} {tag}" for box in SHOWN_IN for tag in INJECTED))
+    found = injected.evaluate_all("found => found.map(e => e.outerHTML.slice(0, 200))")
+    assert not found, f"{where}: {found}"
+
+
+def hover_charts(page: Page) -> list[str]:
+    """Hover every point of both charts (Vega's voronoi cells); the text of each tooltip shown (it names the model)."""
+    seen = []
+    for chart in ("#chart-embodiment", "#chart-category"):
+        cells = page.locator(f"{chart} g.hover_voronoi path")
+        for i in range(cells.count()):
+            cells.nth(i).hover(force=True)
+            tip = page.locator("#vg-tooltip-element")
+            if tip.count() and tip.is_visible():
+                seen.append(tip.inner_text())
+    return seen
+
+
+def test_the_leaderboard_shows_every_payload_as_text(new_web_page, web_app: RunningApp, planted):
+    page = new_web_page()
+    page.goto(web_app.url)
+    table = page.locator("#leaderboard-table")
+    expect(table).to_contain_text(MODEL, timeout=LONG_MS)
+    page.get_by_label("Per category").check()
+    page.get_by_label("Details").check()
+    choose(page, "Metadata breakdown (extra columns)", "Weather")
+    row = table.locator("tr", has_text="Trudy")
+    for text in (MODEL, ORGANISATION, DESCRIPTION[:60]):
+        expect(row).to_contain_text(text)
+    reported = table.locator("tr.nt-row-reported", has_text="__pwned=9")
+    expect(reported).to_contain_text(REPORTED)
+    expect(reported).to_contain_text(REPORTED_ORG)
+    hrefs = table.locator("a").evaluate_all("links => links.map(a => a.getAttribute('href'))")
+    assert all(h.startswith("https://") and '"' not in h and "<" not in h for h in hrefs), hrefs
+    tooltips = hover_charts(page)
+    assert any(MODEL in t for t in tooltips), tooltips  # a tooltip showed the model name, as text
+    inert(page, "the leaderboard")
+    shot(page, "inert-leaderboard")
+
+
+def test_my_submissions_and_the_explorer_show_payloads_as_text(new_web_page, web_app: RunningApp, planted):
+    page = new_web_page()
+    sign_in(page, web_app.url, "trudy")
+    open_tab(page, "My submissions")
+    mine = page.locator("#my-submissions-table")
+    expect(mine.locator("tr", has_text=planted["rejected"])).to_contain_text(f"rejected: {REASON}", timeout=LONG_MS)
+    expect(mine).to_contain_text(MODEL)
+    expect(page.locator("#my-detail")).to_contain_text(VALIDATION_MODEL)  # the newest is picked first
+    inert(page, "my submissions")
+    open_tab(page, "Explorer")
+    choose(page, "Your validation submission (optional)", re.compile(planted["validation"]))
+    expect(page.get_by_label("Your validation submission (optional)")).to_have_value(re.compile(re.escape("Val")))
+    inert(page, "the explorer")
+    shot(page, "inert-explorer")
+
+
+def test_refusals_quoting_the_input_show_it_as_text(new_web_page, web_app: RunningApp, web_files: Files):
+    page = new_web_page()
+    sign_in(page, web_app.url, "tricky")
+    open_tab(page, "Submit")
+    upload(page, "submit-file", web_files.make("validation", seed=301))
+    expect(page.locator("#validation-report")).to_contain_text("You can submit this file", timeout=LONG_MS)
+    page.get_by_label("Model name (required)").fill("Tricky")
+    receipt = page.locator("#submit-receipt")
+    for label, value in (("Parameter count", PARAMETERS), ("Model link", JS_LINK)):
+        page.get_by_label(label).fill(value)
+        page.get_by_role("button", name="2 · Submit").click()
+        expect(receipt).to_contain_text(f"Not submitted: {label.split()[0]}", ignore_case=True, timeout=LONG_MS)
+        expect(receipt).to_contain_text(value)
+        page.get_by_label(label).fill("")
+        inert(page, f"the refusal of {label}")
+    shot(page, "inert-refusal")
+    refused = new_web_page()
+    refused.goto(web_app.url)
+    refused.get_by_label("User name (local sign-in)").fill(SIGN_IN)
+    refused.get_by_role("button", name="Sign in locally").click()
+    expect(refused.locator("body")).to_contain_text(f"Cannot sign in: user {SIGN_IN!r}")
+    assert refused.evaluate("window.__pwned") is None and refused.locator("img").count() == 0
+
+
+def test_the_maintainers_desk_shows_payloads_as_text(new_web_page, web_app: RunningApp, planted):
+    page = new_web_page()
+    sign_in(page, web_app.url, MAINTAINER)
+    open_tab(page, "Maintainers")
+    everything = page.locator("#all-submissions")
+    page.get_by_role("button", name="All submissions").click()
+    row = everything.locator("tr", has_text=planted["approved"])
+    for text in (MODEL, ORGANISATION, EMAIL, DESCRIPTION[:60]):
+        expect(row).to_contain_text(text, timeout=LONG_MS)
+    expect(everything.locator("tr", has_text=planted["rejected"])).to_contain_text(REASON)
+    choose(page, "Submission to act on", re.compile(planted["approved"]))
+    expect(page.locator("#maint-detail")).to_contain_text(EMAIL)
+    page.get_by_text("Edit the metadata of this submission").click()
+    expect(page.get_by_label("Model name").first).to_have_value(MODEL)
+    page.get_by_text("Submissions per user").click()
+    expect(page.locator("#activity-table tr", has_text="trudy")).to_be_visible()
+    expect(page.locator("#audit-log")).to_contain_text(REASON)
+    expect(page.locator("#audit-log")).to_contain_text(REPORTED)
+    page.get_by_text("Reported rows (figures published elsewhere").click()
+    page.get_by_label("Reported row to remove").click()
+    expect(page.get_by_role("option", name=re.compile("Reported"))).to_contain_text(REPORTED)
+    page.keyboard.press("Escape")
+    inert(page, "the maintainers' desk")
+    shot(page, "inert-maintainers")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -42,3 +43,43 @@ def test_key(demo_dataset: Path, key_cache: Path):
     from scoring import load_answer_key
 
     return load_answer_key(demo_dataset, "test", key_cache)
+
+
+# The browser tests' fixtures live here, once: tests/browser and tests/hardening/web share one
+# Playwright (two sync_playwright() at once fail) and one pair of small datasets.
+BROWSER = Path("/usr/bin/chromium")  # Debian's Chromium; never `playwright install`
+BROWSER_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+BROWSER_SAMPLES, BROWSER_SIZE = 8, (320, 240)
+
+
+@pytest.fixture(scope="session")
+def browser_datasets(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    from scoring.synthetic import write_demo_dataset
+
+    folder = tmp_path_factory.mktemp("browser-data")
+    private = write_demo_dataset(folder / "navitrace", samples=BROWSER_SAMPLES, size=BROWSER_SIZE)
+    public = write_demo_dataset(folder / "navitrace-public", samples=BROWSER_SAMPLES, size=BROWSER_SIZE, public=True)
+    return private, public
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    if not BROWSER.exists():
+        reason = f"{BROWSER} is missing: install Debian's chromium (apt-get install -y chromium) to run browser tests"
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(reason)
+        pytest.skip(reason)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(BROWSER), args=BROWSER_ARGS)
+        yield browser
+        browser.close()

@@ -1,6 +1,7 @@
 """The real app (``python app.py``) on a free port with seeded local state, and Debian's Chromium.
 
-``app`` starts one server for the session: small synthetic datasets (8 scenes at 320x240) as
+``app`` starts one server for the session: small synthetic datasets (``browser_datasets`` in
+tests/conftest.py, 8 scenes at 320x240) as
 ``ANSWER_KEY_DATASET`` / ``PUBLIC_DATASET``, a fresh ``LEADERBOARD_HOME``, ``MAINTAINERS=boss``,
 and a one-second scoring interval. It waits for the page and fails with the server's log if the
 process died. ``chromium`` drives ``/usr/bin/chromium`` (never ``playwright install``); when it is
@@ -24,20 +25,12 @@ from pathlib import Path
 import httpx
 import pytest
 
+from tests.conftest import BROWSER, BROWSER_ARGS
+
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "artifacts" / "screenshots"
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
+CHROMIUM, CHROMIUM_ARGS = BROWSER, BROWSER_ARGS  # the `chromium` and `browser_datasets` fixtures: tests/conftest.py
 MAINTAINER = "boss"
-SAMPLES, SIZE = 8, (320, 240)
 START_TIMEOUT_S = 90.0
 
 
@@ -58,16 +51,6 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
-
-
-@pytest.fixture(scope="session")
-def browser_datasets(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    from scoring.synthetic import write_demo_dataset
-
-    folder = tmp_path_factory.mktemp("browser-data")
-    private = write_demo_dataset(folder / "navitrace", samples=SAMPLES, size=SIZE)
-    public = write_demo_dataset(folder / "navitrace-public", samples=SAMPLES, size=SIZE, public=True)
-    return private, public
 
 
 def start_app(folder: Path, private: Path, public: Path, **extra: str) -> RunningApp:
@@ -120,21 +103,6 @@ def app(tmp_path_factory: pytest.TempPathFactory, browser_datasets: tuple[Path, 
     yield running
     stop_app(running)
     assert running.process.returncode in (0, -signal.SIGTERM), running.log_text()
-
-
-@pytest.fixture(scope="session")
-def chromium():
-    if not CHROMIUM.exists():
-        reason = f"{CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium) to run browser tests"
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail(reason)
-        pytest.skip(reason)
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
 
 
 @pytest.fixture

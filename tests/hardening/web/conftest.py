@@ -14,8 +14,6 @@ import pytest
 
 from tests.browser.conftest import (  # noqa: F401  (fixtures and the report hook are found by name)
     RunningApp,
-    browser_datasets,
-    chromium,
     pytest_runtest_makereport,
     shot,
     start_app,
@@ -27,7 +25,7 @@ from tests.hardening.web.web_seed import QUOTA, Files, Seeded, seed
 @pytest.fixture(scope="session")
 def web_app(
     tmp_path_factory: pytest.TempPathFactory,
-    browser_datasets: tuple[Path, Path],  # noqa: F811  (the imported fixture)
+    browser_datasets: tuple[Path, Path],
 ) -> Iterator[RunningApp]:
     running = start_app(tmp_path_factory.mktemp("web-app"), *browser_datasets, TEST_SUBMISSIONS_PER_DAY=str(QUOTA))
     yield running
@@ -46,7 +44,7 @@ def seeded(web_app: RunningApp, web_files: Files) -> Seeded:
 
 
 @pytest.fixture
-def new_web_page(chromium, web_app: RunningApp, request: pytest.FixtureRequest):  # noqa: F811  (the imported fixture)
+def new_web_page(chromium, web_app: RunningApp, request: pytest.FixtureRequest):
     """``new_web_page()`` -> a page of ``web_app`` in a fresh browser context (its own cookies, its own sign-in)."""
     contexts = []
 

@@ -108,6 +108,11 @@ def app(tmp_path_factory: pytest.TempPathFactory, browser_datasets: tuple[Path, 
 @pytest.fixture
 def new_page(chromium, app: RunningApp, request: pytest.FixtureRequest):
     """``new_page()`` -> a page in a fresh browser context (its own cookies: its own sign-in)."""
+    yield from page_maker(chromium, app, request)
+
+
+def page_maker(chromium, app: RunningApp, request: pytest.FixtureRequest):
+    """The body of a ``new_page``-like fixture for ``app``: screenshots and the app's log when the test failed."""
     contexts = []
 
     def make():

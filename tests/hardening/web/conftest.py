@@ -14,6 +14,7 @@ import pytest
 
 from tests.browser.conftest import (  # noqa: F401  (fixtures and the report hook are found by name)
     RunningApp,
+    page_maker,
     pytest_runtest_makereport,
     shot,
     start_app,
@@ -46,20 +47,4 @@ def seeded(web_app: RunningApp, web_files: Files) -> Seeded:
 @pytest.fixture
 def new_web_page(chromium, web_app: RunningApp, request: pytest.FixtureRequest):
     """``new_web_page()`` -> a page of ``web_app`` in a fresh browser context (its own cookies, its own sign-in)."""
-    contexts = []
-
-    def make():
-        context = chromium.new_context(viewport={"width": 1400, "height": 1000})
-        context.set_default_timeout(30_000)
-        contexts.append(context)
-        return context.new_page()
-
-    yield make
-    report = getattr(request.node, "rep_call", None)
-    if report is not None and report.failed:
-        for i, context in enumerate(contexts):
-            for j, page in enumerate(context.pages):
-                shot(page, f"FAILED-{request.node.name}-{i}-{j}")
-        print(f"--- app log ---\n{web_app.log_text()[-6000:]}")
-    for context in contexts:
-        context.close()
+    yield from page_maker(chromium, web_app, request)

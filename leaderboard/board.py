@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from leaderboard.html import badge, esc, link, number, parameters, percent, table
@@ -188,7 +188,7 @@ def _csv_cell(value: object) -> str:
 @dataclass(frozen=True)
 class _Column:
     header: str
-    cell: object  # Callable[[Row], str]
+    cell: Callable[[Row], str]
     tip: str | None = None
     numeric: bool = False
 

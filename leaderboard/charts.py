@@ -48,7 +48,7 @@ def per_embodiment(rows: Iterable[Mapping[str, object]], split: str, top: int = 
 def per_category(rows: Iterable[Mapping[str, object]], split: str, top: int = TOP) -> pd.DataFrame:
     """``model, group, score`` with one row per top model and task category (categories A to Z)."""
     entries = top_entries(rows, split, top)
-    categories = sorted({c for e in entries for c in (e.get("per_category") or {})})  # type: ignore[union-attr]
+    categories = sorted({c for e in entries for c in _mapping(e.get("per_category"))})
     records = [
         (label, category, _score(entry, "per_category", category))
         for entry, label in zip(entries, labels(entries))
@@ -59,8 +59,12 @@ def per_category(rows: Iterable[Mapping[str, object]], split: str, top: int = TO
 
 
 def _score(entry: Mapping[str, object], column: str, name: str) -> float | None:
-    value = (entry.get(column) or {}).get(name)  # type: ignore[union-attr]
-    return None if value is None else round(float(value), 2)
+    value = _mapping(entry.get(column)).get(name)
+    return None if value is None else round(float(value), 2)  # type: ignore[arg-type]
+
+
+def _mapping(value: object) -> Mapping[str, object]:
+    return value if isinstance(value, Mapping) else {}
 
 
 def y_range(frame: pd.DataFrame) -> list[float]:

@@ -284,7 +284,8 @@ def _change(before: object, after: object) -> str:
         return "; ".join(f"{k}: {_short(before.get(k))} → {_short(after.get(k))}" for k in keys) or "no change"
     record = after if after is not None else before
     if isinstance(record, dict):
-        flat = {**record, **(record.get("metadata") if isinstance(record.get("metadata"), dict) else {})}
+        metadata = record.get("metadata")
+        flat = {**record, **(metadata if isinstance(metadata, dict) else {})}
         picked = [f"{k}: {_short(flat[k], 60)}" for k in AUDIT_KEYS if flat.get(k) is not None]
         if picked:
             return "; ".join(picked)

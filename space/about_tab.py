@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import gradio as gr
 
 from leaderboard import about
@@ -25,7 +27,7 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
         found = services.warmup.example_files()
         return [str(p) for p in found] if found else gr.skip()
 
-    quiet = {"show_progress": "hidden", "api_visibility": "undocumented"}
+    quiet: dict[str, Any] = {"show_progress": "hidden", "api_visibility": "undocumented"}
     demo.load(files, None, examples, **quiet)
     tab.select(files, None, examples, **quiet)
     return tab

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import gradio as gr
 
 from leaderboard import about, explorer, views
@@ -126,7 +128,7 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
         )
 
     drawn = [image, breakdown, task]
-    quiet = {"api_visibility": "undocumented"}
+    quiet: dict[str, Any] = {"api_visibility": "undocumented"}
     tab.select(open_tab, [submission, sample, embodiment, layers], [submission, sample, embodiment, *drawn], **quiet)
     sample.input(pick_sample, [submission, sample, layers], [embodiment, *drawn], **quiet)
     embodiment.input(draw, [submission, sample, embodiment, layers], drawn, api_name="explore", **quiet)

@@ -89,7 +89,7 @@ def build(services: Services) -> LeaderboardTab:
 
     outputs_rest = [download, by_embodiment, by_category, empty_charts]
     outputs_all = [summary, table, *outputs_rest]
-    common = {"show_progress": "hidden", "api_visibility": "undocumented", "concurrency_limit": None}
+    common: dict[str, Any] = {"show_progress": "hidden", "api_visibility": "undocumented", "concurrency_limit": None}
     sort.change(show_table, view_inputs, [summary, table], api_name="leaderboard_table", **common)
     for control in (groups, breakdown):
         control.change(show_table, view_inputs, [summary, table], **common)

@@ -8,6 +8,7 @@ so a direct API call by anyone else is refused.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import gradio as gr
 
@@ -220,7 +221,7 @@ def build(services: Services, demo: gr.Blocks) -> MaintainersTab:
             return [done, *load(picked, by)]
 
     out = [status, *page]
-    hidden = {"api_visibility": "undocumented"}
+    hidden: dict[str, Any] = {"api_visibility": "undocumented"}
     tab.select(refresh, [target], out, api_name="maintainers_refresh", **hidden)
     reload.click(refresh, [target], out, **hidden)
     target.input(refresh, [target], out, **hidden)

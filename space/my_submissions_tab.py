@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import gradio as gr
 
@@ -53,7 +54,7 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
         return views.my_table(mine), gr.update(choices=choices, value=chosen), detail_html, download, fingerprint
 
     outputs = [table, pick, detail, rows_file, seen]
-    quiet = {"show_progress": "hidden", "api_visibility": "undocumented"}
+    quiet: dict[str, Any] = {"show_progress": "hidden", "api_visibility": "undocumented"}
 
     def poll_if_signed_in(profile: gr.OAuthProfile | None):
         return gr.Timer(active=auth.user(profile) is not None)

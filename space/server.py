@@ -10,6 +10,7 @@ there by mistake could not publish it. Gradio's ``/monitoring`` routes are off: 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import gradio as gr
 
@@ -26,7 +27,7 @@ def private_paths(settings: Settings) -> list[str]:
     return sorted(str(Path(p).resolve()) for p in folders)
 
 
-def launch(demo: gr.Blocks, settings: Settings, space: SpaceSettings, **extra: object) -> None:
+def launch(demo: gr.Blocks, settings: Settings, space: SpaceSettings, **extra: Any) -> None:
     """Start serving (blocks until the server stops; ``prevent_thread_lock=True`` in ``extra`` returns at once)."""
     demo.queue(default_concurrency_limit=4)
     demo.launch(

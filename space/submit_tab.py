@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import gradio as gr
 
 from leaderboard import Rejected, about, views
@@ -113,7 +115,7 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
             )
             return html, about.quota_text(board.quota_left(user), limit), gr.update(interactive=False)
 
-    quiet = {"api_visibility": "undocumented"}
+    quiet: dict[str, Any] = {"api_visibility": "undocumented"}
     demo.load(show_quota, None, quota, show_progress="hidden", **quiet)
     tab.select(show_quota, None, quota, show_progress="hidden", **quiet)
     upload.change(run_check, [upload, split], [report, submit, receipt], api_name="check_file", **quiet)

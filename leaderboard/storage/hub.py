@@ -15,6 +15,7 @@ This module is the only one in ``leaderboard/storage`` that imports ``huggingfac
 
 from __future__ import annotations
 
+import builtins  # the class's own method `list` shadows the builtin in annotations
 import hashlib
 import logging
 import random
@@ -190,13 +191,13 @@ class HubStorage(Storage):
 
         return self._cached(sha, "file:" + path, lambda: self._call(f"read {path!r}", download))
 
-    def list(self, prefix: str = "") -> list[str]:
+    def list(self, prefix: str = "") -> builtins.list[str]:
         prefix = prefix.rstrip("/")
         if prefix:
             check_path(prefix)
         sha = self.head()
 
-        def tree() -> list[str]:
+        def tree() -> builtins.list[str]:
             try:
                 entries = self._api.list_repo_tree(
                     self.repo_id, path_in_repo=prefix or None, recursive=True, revision=sha, repo_type=REPO_TYPE
@@ -222,7 +223,7 @@ class HubStorage(Storage):
             self._ensure_repo()
             self._commit_with_retries(puts, deletes, message or "update")
 
-    def _commit_with_retries(self, puts: dict[str, bytes], deletes: list[str], message: str) -> None:
+    def _commit_with_retries(self, puts: dict[str, bytes], deletes: builtins.list[str], message: str) -> None:
         start = self._clock()
         parent = self._head  # last known head: a stale one costs a 412 and a re-base
         unanswered: str | None = None  # parent of the last commit sent without an answer: it may have landed
@@ -261,10 +262,12 @@ class HubStorage(Storage):
                 self._sleep(wait)
                 parent = self._try(self._fetch_head) or parent
 
-    def _operations(self, parent: str, puts: dict[str, bytes], deletes: list[str]) -> list[Any]:
+    def _operations(self, parent: str, puts: dict[str, bytes], deletes: builtins.list[str]) -> builtins.list[Any]:
         """Fresh operations for one attempt (the client refuses to reuse them); deletes of absent files dropped."""
         present = self._present(parent, deletes) if deletes else set()
-        operations: list[Any] = [CommitOperationAdd(path_in_repo=p, path_or_fileobj=d) for p, d in puts.items()]
+        operations: builtins.list[Any] = [
+            CommitOperationAdd(path_in_repo=p, path_or_fileobj=d) for p, d in puts.items()
+        ]
         return operations + [CommitOperationDelete(path_in_repo=p, is_folder=False) for p in deletes if p in present]
 
     def _give_up(
@@ -274,7 +277,7 @@ class HubStorage(Storage):
         err: Exception,
         maybe_landed: bool,
         puts: dict[str, bytes],
-        deletes: list[str],
+        deletes: builtins.list[str],
     ) -> None:
         """Acknowledge a change found at the head after all, or raise ``StorageError``."""
         outcome, unknown = "nothing was stored", False
@@ -283,7 +286,7 @@ class HubStorage(Storage):
             found = self._try(lambda: self._holds(head, puts, deletes)) if head is not None else None
             if found:
                 log.info("%s: a commit whose response was lost had landed after all", self.repo_id)
-                return self._landed(head, puts, deletes)
+                return self._landed(str(head), puts, deletes)
             if found is None:
                 outcome, unknown = "the Hub did not answer, so the change may still appear, unacknowledged", True
         spent = self._clock() - start
@@ -338,16 +341,16 @@ class HubStorage(Storage):
             self._repo_ready = True
 
     def _fetch_head(self) -> str:
-        sha = self._api.repo_info(self.repo_id, repo_type=REPO_TYPE).sha
+        sha = str(self._api.repo_info(self.repo_id, repo_type=REPO_TYPE).sha)
         with self._lock:
             self._head, self._head_at = sha, self._clock()
         return sha
 
-    def _present(self, sha: str, paths: list[str]) -> set[str]:
+    def _present(self, sha: str, paths: builtins.list[str]) -> set[str]:
         infos = self._api.get_paths_info(self.repo_id, paths, revision=sha, repo_type=REPO_TYPE)
         return {i.path for i in infos if isinstance(i, RepoFile)}
 
-    def _holds(self, sha: str, puts: dict[str, bytes], deletes: list[str]) -> bool:
+    def _holds(self, sha: str, puts: dict[str, bytes], deletes: builtins.list[str]) -> bool:
         """Whether the tree at ``sha`` has every put byte for byte and none of the deletes."""
         infos = self._api.get_paths_info(self.repo_id, [*puts, *deletes], revision=sha, repo_type=REPO_TYPE)
         files = {i.path: i for i in infos if isinstance(i, RepoFile)}
@@ -355,7 +358,7 @@ class HubStorage(Storage):
             files.keys() & set(deletes)
         )
 
-    def _landed(self, sha: str, puts: dict[str, bytes], deletes: list[str]) -> None:
+    def _landed(self, sha: str, puts: dict[str, bytes], deletes: builtins.list[str]) -> None:
         with self._lock:
             self._head, self._head_at = sha, self._clock()
             for path, data in puts.items():

@@ -225,7 +225,7 @@ def _columns(view: BoardView, categories: Sequence[str], values: Sequence[str]) 
     cols += [
         _Column("Open weights", _open_weights),
         _Column("Params", lambda r: esc(parameters(r.get("parameters_b")))),
-        _Column("Date", lambda r: esc(r.get("submitted_at") or "—")),
+        _Column("Date", lambda r: f'<span class="nt-nowrap">{esc(r.get("submitted_at") or "—")}</span>'),
     ]
     if GROUP_DETAILS in view.groups:
         cols += [

@@ -10,14 +10,15 @@ CSS = """
 .nt-help p { margin: 0.2em 0; }
 .nt-table-wrap { overflow-x: auto; max-width: 100%; }
 .nt-table { border-collapse: collapse; width: 100%; font-size: 0.9rem; }
-.nt-table th, .nt-table td { padding: 6px 10px; text-align: left; vertical-align: top;
+.nt-table th, .nt-table td { padding: 6px 7px; text-align: left; vertical-align: top;
   border: none !important; border-bottom: 1px solid var(--border-color-primary) !important; }
 .nt-table { border: none !important; }
 .nt-table th { position: sticky; top: 0; background: var(--background-fill-secondary); font-weight: 600;
   white-space: nowrap; }
 .nt-table .nt-num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 .nt-table tbody tr:hover { background: var(--background-fill-secondary); }
-.nt-board td:nth-child(2) { min-width: 14rem; }
+.nt-board td:nth-child(2) { min-width: 11rem; }
+.nt-nowrap { white-space: nowrap; }
 .nt-compact { width: auto; min-width: 16rem; }
 .nt-compact th, .nt-compact td { padding: 3px 10px; }
 .nt-empty { color: var(--body-text-color-subdued); font-style: italic; text-align: center !important; }

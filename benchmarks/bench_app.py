@@ -37,17 +37,9 @@ from leaderboard.metadata import Metadata  # noqa: E402
 from scoring import load_answer_key  # noqa: E402
 from scoring.examples import write_example  # noqa: E402
 from scoring.penalty_table import EMBODIMENTS  # noqa: E402
+from tests.conftest import BROWSER as CHROMIUM  # noqa: E402
+from tests.conftest import BROWSER_ARGS as CHROMIUM_ARGS  # noqa: E402
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 CATEGORIES = (
     "Dynamic Obstacle",
     "Geometric Terrain",
@@ -118,14 +110,14 @@ def first_start(work: Path) -> None:
 
 
 def page_ready(app: App, runs: int = 5) -> None:
-    if not Path(CHROMIUM).exists():
+    if not CHROMIUM.exists():
         print("2. page ready: skipped (no /usr/bin/chromium)")
         return
     from playwright.sync_api import sync_playwright
 
     times = []
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         for _ in range(runs + 1):  # the first load warms the browser's own caches: not counted
             context = browser.new_context()
             page = context.new_page()

@@ -61,6 +61,17 @@ def process_start(pid: int) -> str | None:
         return None
 
 
+def process_exists(pid: int) -> bool:
+    """Whether a process ``pid`` exists on this machine (it may be someone else's)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        pass  # exists, owned by someone else
+    return True
+
+
 def holder_alive(lease: Lease, now: float) -> bool:
     """False when the lease has expired or its holder is known to be dead."""
     if epoch(lease.expires_at) <= now:
@@ -69,12 +80,8 @@ def holder_alive(lease: Lease, now: float) -> bool:
         return True  # another machine: only the expiry tells
     if lease.pid == os.getpid():
         return lease.token in _LIVE_TOKENS
-    try:
-        os.kill(lease.pid, 0)
-    except ProcessLookupError:
+    if not process_exists(lease.pid):
         return False
-    except PermissionError:
-        pass  # exists, owned by someone else
     if lease.process_start is not None:
         return process_start(lease.pid) == lease.process_start
     return True

@@ -68,9 +68,11 @@ class Sample:
 class AnswerKey:
     """A split's samples, masks and ground-truth traces, backed by the cache folder."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, verify: bool = True) -> None:
+        """``verify=False`` skips the checksums: only for a cache this process has just built and hashed."""
         self.folder = Path(folder)
-        verify_checksums(self.folder)
+        if verify:
+            verify_checksums(self.folder)
         index = json.loads((self.folder / "index.json").read_text("utf-8"))
         if index.get("format") != CACHE_FORMAT:
             raise AnswerKeyError(
@@ -179,7 +181,9 @@ def load_answer_key(
         _build_into(folder, source, split, revision, token, progress)
     except OSError as error:  # mostly a full disk: say which cache, not which staging file
         raise OSError(error.errno, f"cannot build the answer-key cache in {root}: {error.strerror or error}") from error
-    return AnswerKey(folder)
+    # Just built and hashed (by this process, or by one that won the rename race a moment ago):
+    # hashing it again would read every mask twice on the cold path.
+    return AnswerKey(folder, verify=False)
 
 
 def _build_into(

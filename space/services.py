@@ -10,6 +10,7 @@ from pathlib import Path
 
 from leaderboard import Leaderboard, Settings
 from leaderboard.explorer import SubmissionTraces
+from leaderboard.queue import process_exists
 from leaderboard.scheduler import Wakeup
 from leaderboard.warmup import Warmup
 from space.auth import Auth
@@ -45,15 +46,5 @@ def _remove_scratch_of_dead_apps() -> None:
     """A SIGKILLed app leaves its scratch folder behind: remove those whose process is gone."""
     for folder in Path(tempfile.gettempdir()).glob(f"{SCRATCH_PREFIX}*-*"):
         pid = folder.name.removeprefix(SCRATCH_PREFIX).split("-", 1)[0]
-        if pid.isdigit() and not _alive(int(pid)):
+        if pid.isdigit() and not process_exists(int(pid)):
             shutil.rmtree(folder, ignore_errors=True)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # someone else's process
-        return True
-    return True

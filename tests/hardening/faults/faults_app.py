@@ -14,11 +14,12 @@ import signal
 import subprocess
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import httpx
 
+from leaderboard.config import Settings
 from tests.browser.conftest import MAINTAINER, ROOT, free_port
 
 LAUNCHER = Path(__file__).with_name("faults_killpoints.py")
@@ -141,3 +142,15 @@ def journal_leftovers(store_folder: Path) -> dict[str, int]:
         "staging": sum(n.startswith(".tmp-") for n in names),
         "retired": sum(n.startswith(".done-") for n in names),
     }
+
+
+def service_settings(home: Path, private: Path, public: Path, key_cache: Path, **extra: str) -> Settings:
+    """The service's settings of an in-process deployment on ``home`` (``extra``: more variables)."""
+    environ = {
+        "LEADERBOARD_HOME": str(home),
+        "ANSWER_KEY_DATASET": str(private),
+        "PUBLIC_DATASET": str(public),
+        "MAINTAINERS": MAINTAINER,
+        **extra,
+    }
+    return replace(Settings.from_env(environ), answer_key_cache=key_cache)

@@ -11,7 +11,7 @@ import logging
 from pathlib import Path
 
 import pytest
-from faults_app import journal_leftovers
+from faults_app import journal_leftovers, service_settings
 from faults_disk import BLOCK, FullDisk
 from faults_invariants import Audited, Upload, check_every_submission_finished_once
 
@@ -22,19 +22,12 @@ from leaderboard.storage import LocalStorage, StorageError
 from scoring import load_answer_key, score_submission
 from scoring.examples import write_example
 from space.errors import describe
-
-MAINTAINER = "boss"
+from tests.browser.conftest import MAINTAINER
 
 
 @pytest.fixture
 def settings(tmp_path: Path, demo_dataset: Path, demo_public: Path, key_cache: Path) -> Settings:
-    environ = {
-        "LEADERBOARD_HOME": str(tmp_path / "home"),
-        "ANSWER_KEY_DATASET": str(demo_dataset),
-        "PUBLIC_DATASET": str(demo_public),
-        "MAINTAINERS": MAINTAINER,
-    }
-    return dataclasses.replace(Settings.from_env(environ), answer_key_cache=key_cache)
+    return service_settings(tmp_path / "home", demo_dataset, demo_public, key_cache)
 
 
 @pytest.fixture

@@ -11,13 +11,13 @@ the user gets a clear error and nothing is acknowledged. Time is a fake clock: n
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import random
 from collections import Counter
 from pathlib import Path
 
 import pytest
+from faults_app import service_settings
 from faults_invariants import Audited, Upload, check_every_submission_finished_once
 
 from leaderboard.config import Settings
@@ -27,11 +27,11 @@ from leaderboard.storage import StorageError
 from leaderboard.storage.hub import HubStorage
 from scoring.examples import write_example
 from space.errors import describe
+from tests.browser.conftest import MAINTAINER
 from tests.leaderboard.fake_hub import FakeClock, FakeHub, Http, LostResponse
 
 ROUNDS = int(os.environ.get("FAULTS_HUB_ROUNDS", "3"))
 SEED = int(os.environ.get("FAULTS_HUB_SEED", "5"))
-MAINTAINER = "boss"
 REQUESTS, RESULTS = "org/requests", "org/results"
 # Chances per Hub call (commits and reads alike). "heavy" exhausts retries now and then: users see errors.
 CHAOS = {
@@ -43,15 +43,14 @@ HUB_CALLS = ("create_commit", "repo_info", "hf_hub_download", "list_repo_tree", 
 
 @pytest.fixture
 def settings(tmp_path: Path, demo_dataset: Path, demo_public: Path, key_cache: Path) -> Settings:
-    environ = {
-        "LEADERBOARD_HOME": str(tmp_path / "home"),
-        "ANSWER_KEY_DATASET": str(demo_dataset),
-        "PUBLIC_DATASET": str(demo_public),
-        "MAINTAINERS": MAINTAINER,
-        "TEST_SUBMISSIONS_PER_DAY": "100000",
-        "LEADERBOARD_QUEUED_PER_USER": "100000",
-    }
-    return dataclasses.replace(Settings.from_env(environ), answer_key_cache=key_cache)
+    return service_settings(
+        tmp_path / "home",
+        demo_dataset,
+        demo_public,
+        key_cache,
+        TEST_SUBMISSIONS_PER_DAY="100000",
+        LEADERBOARD_QUEUED_PER_USER="100000",
+    )
 
 
 @pytest.fixture

@@ -10,13 +10,10 @@ from __future__ import annotations
 import csv
 import io
 import json
-import re
 
 from leaderboard.records import rows_path, summary_path
 from leaderboard.storage import Storage
-from scoring.evaluate import ROW_COLUMNS, TEXT_ROW_COLUMNS, Evaluation, spreadsheet_safe
-
-_NUMBER = re.compile(r"-?\d+(\.\d*)?([eE][+-]?\d+)?")  # how repr writes a finite float or an int
+from scoring.evaluate import ROW_COLUMNS, Evaluation, write_rows_for_people
 
 # The aggregate keys of ``scoring``'s summary that the leaderboard publishes (all of them: none is per row).
 PUBLIC_SUMMARY_KEYS = (
@@ -64,23 +61,10 @@ def _values(row: object) -> list[object]:
 
 
 def rows_download_tsv(rows: list[dict[str, str]]) -> bytes:
-    """The per-row scores (``read_rows``) as a submitter downloads them: no cell runs as a spreadsheet formula.
-
-    Text columns get an apostrophe before a formula start; a number column keeps a number
-    (a negative score stays ``-12.5``) and guards anything else it might hold.
-    """
+    """The per-row scores (``read_rows``) as a submitter downloads them: no cell runs as a spreadsheet formula."""
     out = io.StringIO()
-    writer = csv.writer(out, delimiter="\t", lineterminator="\r\n")  # CR LF: a cell holding a CR gets quoted
-    writer.writerow(ROW_COLUMNS)
-    for row in rows:
-        writer.writerow([_download_cell(column, row.get(column) or "") for column in ROW_COLUMNS])
+    write_rows_for_people(out, rows)
     return out.getvalue().encode()
-
-
-def _download_cell(column: str, value: str) -> str:
-    if column not in TEXT_ROW_COLUMNS and _NUMBER.fullmatch(value):
-        return value
-    return spreadsheet_safe(value)
 
 
 def read_summary(store: Storage, submission_id: str) -> dict | None:

@@ -8,11 +8,13 @@ from __future__ import annotations
 import csv
 import json
 import os
+import re
 import tempfile
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import IO
 
 from scoring import __version__
 from scoring.aggregate import summarise
@@ -26,6 +28,7 @@ TEXT_ROW_COLUMNS = ("sample_id", "embodiment", "status", "reason")  # the rest a
 # A cell starting with one of these runs as a formula in Excel, LibreOffice or Sheets (OWASP CSV
 # injection; ASVS 1.2.10 adds NUL); a leading apostrophe makes it text.
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n", "\0")
+_NUMBER = re.compile(r"-?\d+(\.\d*)?([eE][+-]?\d+)?")  # how repr writes a finite float or an int
 MAX_PROBLEMS = 20  # problems listed in a report; the counts cover them all
 Progress = Callable[[int, int], None]
 
@@ -74,25 +77,37 @@ class Evaluation:
 
     def write_rows(self, path: str | Path) -> None:
         """The rows TSV for people (``--rows-out``): text cells cannot run as spreadsheet formulas."""
-
-        def text(value: object) -> str:
-            if value is None:
-                return ""
-            if isinstance(value, str):
-                return spreadsheet_safe(value)
-            return repr(value) if isinstance(value, float) else str(value)
-
-        def write(handle) -> None:
-            # CR LF ends: only then does csv quote a cell holding a CR, which a spreadsheet would split into rows.
-            writer = csv.writer(handle, delimiter="\t", lineterminator="\r\n")
-            writer.writerow(ROW_COLUMNS)
-            for row in self.rows:
-                writer.writerow([text(v) for v in row.as_record().values()])
-
-        _write_atomically(Path(path), write)
+        _write_atomically(Path(path), lambda handle: write_rows_for_people(handle, (r.as_record() for r in self.rows)))
 
     def write_summary(self, path: str | Path) -> None:
         _write_atomically(Path(path), lambda handle: json.dump(self.summary, handle, indent=2))
+
+
+def write_rows_for_people(handle: IO[str], records: Iterable[Mapping[str, object]]) -> None:
+    """Per-row records as a TSV people open in spreadsheets (``--rows-out``, the Space's download).
+
+    Values may be numbers or ``None`` (an evaluation) or the text read back from a stored rows
+    file: a number, or a number column holding a number's text, is written as is; every other
+    cell goes through ``spreadsheet_safe``. CR LF ends: only then does ``csv`` quote a cell
+    holding a CR, which a spreadsheet would split into rows.
+    """
+    writer = csv.writer(handle, delimiter="\t", lineterminator="\r\n")
+    writer.writerow(ROW_COLUMNS)
+    for record in records:
+        writer.writerow([_cell_for_people(column, record.get(column)) for column in ROW_COLUMNS])
+
+
+def _cell_for_people(column: str, value: object) -> str:
+    if value is None or value == "":
+        return ""
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, int):
+        return str(value)
+    text = str(value)
+    if column not in TEXT_ROW_COLUMNS and _NUMBER.fullmatch(text):
+        return text
+    return spreadsheet_safe(text)
 
 
 def spreadsheet_safe(text: str) -> str:

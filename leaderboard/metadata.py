@@ -16,8 +16,14 @@ from leaderboard.errors import Rejected
 MAX_NAME = 120
 MAX_DESCRIPTION = 2000
 MAX_LINK = 500
+MAX_PARAMETERS = 32  # "1.5e9", "235 B": a parameter count never needs more
+QUOTE = 40  # a refusal quotes at most this much of what was sent
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
-_PARAMETERS = re.compile(r"^\s*([0-9]*\.?[0-9]+)\s*([kKmMbBtT]?)\s*$")
+# Each part can match a character in one way only (digits, then one optional fraction, then
+# blanks, then one unit letter), so a failing match costs linear time. The pattern it replaces,
+# ``[0-9]*\.?[0-9]+\s*[kmbt]?\s*``, could split a run of digits or blanks in quadratically many
+# ways and froze the app for 50 s on 4,800 characters (issue 14).
+_PARAMETERS = re.compile(r"([0-9]+(?:\.[0-9]*)?|\.[0-9]+)[ \t]*([kKmMbBtT]?)")
 _SCALE = {"k": 1e-6, "m": 1e-3, "b": 1.0, "t": 1e3}  # unit to billions
 PRIVATE_FIELDS = frozenset({"contact_email"})
 
@@ -79,16 +85,19 @@ def parse_parameters(value: object) -> float | None:
     """
     if value is None or value == "":
         return None
-    expected = f"parameters_b={value!r}: expected a positive parameter count like 7B or 500M"
+    expected = f"parameters_b={quoted(value)}: expected a positive parameter count like 7B or 500M"
     unit = ""
     if isinstance(value, bool):
         raise Rejected(expected)
     if isinstance(value, int | float):
         number = float(value)
     else:
-        match = _PARAMETERS.match(str(value))
+        text = str(value).strip()
+        if len(text) > MAX_PARAMETERS:  # checked before any parsing
+            raise Rejected(f"parameters_b has {len(text)} characters, expected at most {MAX_PARAMETERS} (like 7B)")
+        match = _PARAMETERS.fullmatch(text)
         try:
-            number = float(match.group(1)) if match else float(str(value))
+            number = float(match.group(1)) if match else float(text)
         except ValueError:
             raise Rejected(expected) from None
         unit = match.group(2).lower() if match else ""
@@ -97,6 +106,12 @@ def parse_parameters(value: object) -> float | None:
     if unit:
         return number * _SCALE[unit]
     return number / 1e9 if number > 10_000 else number
+
+
+def quoted(value: object) -> str:
+    """``value`` for a message: its repr, cut to a short prefix so a refusal never echoes a huge input."""
+    text = str(value)
+    return repr(text) if len(text) <= QUOTE else f"{text[:QUOTE]!r}… ({len(text)} characters)"
 
 
 def _required_text(name: str, value: object, limit: int) -> str:
@@ -110,24 +125,24 @@ def _text(name: str, value: object, limit: int, one_line: bool = True) -> str | 
     if value is None:
         return None
     text = str(value).strip()
-    if one_line and any(c in text for c in "\r\n\t"):
-        raise Rejected(f"{name} {text[:40]!r}: expected one line")
-    if len(text) > limit:
+    if len(text) > limit:  # before anything else looks at the text
         raise Rejected(f"{name} has {len(text)} characters, expected at most {limit}")
+    if one_line and any(c in text for c in "\r\n\t"):
+        raise Rejected(f"{name} {quoted(text)}: expected one line")
     return text or None
 
 
 def _link(name: str, value: object) -> str | None:
     text = _text(name, value, MAX_LINK)
     if text and not re.match(r"^https?://[^\s/]+\.[^\s]+$", text):
-        raise Rejected(f"{name} {text!r}: expected an http(s) URL like https://huggingface.co/org/model")
+        raise Rejected(f"{name} {quoted(text)}: expected an http(s) URL like https://huggingface.co/org/model")
     return text
 
 
 def _email(value: object) -> str | None:
     text = _text("contact_email", value, MAX_LINK)
     if text and not _EMAIL.match(text):
-        raise Rejected(f"contact_email {text!r}: expected an address like name@example.org")
+        raise Rejected(f"contact_email {quoted(text)}: expected an address like name@example.org")
     return text
 
 
@@ -141,4 +156,4 @@ def _yes_no(value: object) -> bool | None:
         return True
     if text in ("no", "false", "0", "n"):
         return False
-    raise Rejected(f"open_weights={value!r}: expected yes or no")
+    raise Rejected(f"open_weights={quoted(value)}: expected yes or no")

@@ -1,4 +1,5 @@
-"""The NaviTrace leaderboard Space: wiring only (pages in ``space/``, logic in ``leaderboard/`` and ``scoring/``).
+"""The NaviTrace leaderboard Space: wiring only (tabs in ``space/tabs``, pages in ``space/pages``, the service in
+``leaderboard/``, the metric in ``scoring/``).
 
     python app.py        # serves on GRADIO_SERVER_PORT (default 7860), GRADIO_SERVER_NAME (default 127.0.0.1)
 
@@ -15,9 +16,10 @@ import signal
 
 import gradio as gr
 
-from leaderboard import Settings, about
+from leaderboard import Settings
 from leaderboard.scheduler import start_worker
-from space import about_tab, explorer_tab, leaderboard_tab, maintainers_tab, my_submissions_tab, submit_tab
+from space import tabs
+from space.pages import about
 from space.server import launch
 from space.services import Services
 from space.settings import SpaceSettings
@@ -37,12 +39,12 @@ def build_demo(settings: Settings, services: Services) -> gr.Blocks:
                 if not auth.local:
                     gr.LoginButton(elem_id="login-button")
         with gr.Tabs(elem_id="tabs"):
-            board_tab = leaderboard_tab.build(services)
-            submit_tab.build(services, demo)
-            my_submissions_tab.build(services, demo)
-            explorer_tab.build(services, demo)
-            about_tab.build(services, demo)
-            maintainers = maintainers_tab.build(services, demo)
+            board_tab = tabs.leaderboard.build(services)
+            tabs.submit.build(services, demo)
+            tabs.my_submissions.build(services, demo)
+            tabs.explorer.build(services, demo)
+            tabs.about.build(services, demo)
+            maintainers = tabs.maintainers.build(services, demo)
 
         def who(profile: gr.OAuthProfile | None):
             return auth.bar_html(profile), gr.update(visible=auth.is_maintainer(profile))

@@ -41,7 +41,7 @@ from leaderboard.errors import Rejected  # noqa: E402
 from leaderboard.validation import check_file  # noqa: E402
 from scoring import AnswerKey, SubmissionError, load_answer_key, parse_prediction, read_submission  # noqa: E402
 from scoring.evaluate import score_submission  # noqa: E402
-from scoring.synthetic import write_demo_dataset  # noqa: E402
+from synthetic import write_demo_dataset  # noqa: E402
 from tests.hardening.input import input_giants  # noqa: E402
 from tests.hardening.input.input_strategies import defects  # noqa: E402
 

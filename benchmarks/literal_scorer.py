@@ -1,6 +1,6 @@
 """A literal, slow implementation of METRIC.md, written the way the published scorer works.
 
-It is the oracle the golden cases (``tests/golden/``) are generated from and the "before"
+It is the oracle the golden cases (``tests/scoring/golden/``) are generated from and the "before"
 figure of the speed benchmark, so it is written to be obviously right, not fast, and shares
 no code with ``scoring/``: for every ground-truth trace it builds the full-image penalty field
 with a KD-tree query over every pixel, draws lines with ``skimage.draw``, and runs DTW as a

@@ -6,7 +6,7 @@
   with it, and nothing read from it is shown except aggregates.
 
 With neither variable set, both are generated once under ``LEADERBOARD_HOME/demo`` with
-``scoring.synthetic.write_demo_dataset`` (the private copy, and the public copy with test
+``synthetic.write_demo_dataset`` (the private copy, and the public copy with test
 ground truth null).
 """
 
@@ -60,7 +60,7 @@ def ensure_demo_datasets(
         if not private.is_dir():
             _staged(private, lambda out: _generate(out, samples, size))
         if not public.is_dir():
-            from scoring.synthetic.public_copy import write_public_copy  # deferred: pyarrow, datasets
+            from synthetic.public_copy import write_public_copy  # deferred: pyarrow, datasets
 
             _staged(public, lambda out: write_public_copy(private, out, samples, size, DEMO_SEED))
     return private, public

@@ -13,7 +13,7 @@ import os
 import sys
 from collections.abc import Mapping, Sequence
 
-from leaderboard import commands
+import leaderboard.commands as commands
 from leaderboard.config import Settings, SettingsError
 from leaderboard.errors import LeaderboardError, NotAuthorised, QuotaExceeded, Rejected
 from leaderboard.records import SPLITS

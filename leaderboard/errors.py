@@ -6,10 +6,7 @@ the person who caused it (no tracebacks, no other users' data).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from leaderboard.validation import Report
+from leaderboard.report import Report
 
 
 class LeaderboardError(Exception):

@@ -24,7 +24,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from leaderboard import audit
+import leaderboard.audit as audit
 from leaderboard.answer_keys import AnswerKeys
 from leaderboard.config import Settings
 from leaderboard.errors import QuotaExceeded, Rejected
@@ -32,7 +32,8 @@ from leaderboard.locks import process_lock
 from leaderboard.metadata import Metadata
 from leaderboard.records import PENDING, RUNNING, SPLITS, Request, iso, request_path, upload_path
 from leaderboard.registry import Entry, Registry
-from leaderboard.validation import Report, check_file
+from leaderboard.report import Report
+from leaderboard.validation import check_file
 from scoring import MAX_FILE_BYTES
 
 log = logging.getLogger(__name__)

@@ -13,7 +13,7 @@ import math
 import secrets
 from collections.abc import Callable, Mapping
 
-from leaderboard import audit
+import leaderboard.audit as audit
 from leaderboard.config import Settings
 from leaderboard.errors import InvalidAction, NotAuthorised, NotFound, Rejected
 from leaderboard.locks import process_lock

@@ -21,7 +21,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
-from leaderboard import audit
+import leaderboard.audit as audit
 from leaderboard.answer_keys import AnswerKeys
 from leaderboard.config import Settings
 from leaderboard.errors import InvalidAction, NotAuthorised, Rejected
@@ -30,10 +30,10 @@ from leaderboard.metadata import Metadata
 from leaderboard.moderation import Moderation
 from leaderboard.records import APPROVAL_PENDING, FINISHED, Reported, Review
 from leaderboard.registry import Entry, Registry
+from leaderboard.report import Report
 from leaderboard.results import public_summary, read_rows, read_summary
 from leaderboard.storage import Storage, open_store
 from leaderboard.table import Publisher
-from leaderboard.validation import Report
 from leaderboard.worker import Worker
 from scoring import MAX_FILE_BYTES
 

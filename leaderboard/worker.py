@@ -27,7 +27,7 @@ from collections.abc import Callable
 
 from filelock import Timeout
 
-from leaderboard import audit
+import leaderboard.audit as audit
 from leaderboard.answer_keys import AnswerKeys
 from leaderboard.config import Settings
 from leaderboard.locks import process_lock

@@ -9,13 +9,12 @@ Public API::
 
 from __future__ import annotations
 
-__version__ = "1.0.0"
-
-from scoring.answer_key import AnswerKey, AnswerKeyError, Sample, load_answer_key  # noqa: E402
-from scoring.evaluate import Evaluation, RowResult, check_submission, score_submission  # noqa: E402
-from scoring.prediction import Reason, parse_prediction  # noqa: E402
-from scoring.row import NAVITRACE_BASELINE_RAW, GroundTruth, RowScore, normalise, score_row  # noqa: E402
-from scoring.submission import MAX_FILE_BYTES, Submission, SubmissionError, read_submission  # noqa: E402
+from scoring.answer_key import AnswerKey, AnswerKeyError, Sample, load_answer_key
+from scoring.evaluate import Evaluation, RowResult, check_submission, score_submission
+from scoring.prediction import Reason, parse_prediction
+from scoring.row import NAVITRACE_BASELINE_RAW, GroundTruth, RowScore, normalise, score_row
+from scoring.submission import MAX_FILE_BYTES, Submission, SubmissionError, read_submission
+from scoring.version import __version__
 
 __all__ = [
     "AnswerKey",

@@ -9,15 +9,17 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import subprocess
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from scoring.answer_key import AnswerKey, AnswerKeyError, load_answer_key
+from scoring.progress import ProgressBar
 from scoring.report import format_summary
 from scoring.row import NAVITRACE_BASELINE_RAW
 
+DEMO_DATA_HELP = "write a synthetic dataset in the NaviTrace schema and Hub layout"
 EXIT_REJECTED = 2
 EXIT_DATASET = 1
 
@@ -58,12 +60,8 @@ def _parser() -> argparse.ArgumentParser:
     _dataset_arguments(calibrate)
     calibrate.set_defaults(run=_calibrate)
 
-    demo = commands.add_parser("demo-data", help="write a synthetic dataset in the NaviTrace schema and Hub layout")
-    demo.add_argument("out_dir", metavar="OUT_DIR")
-    demo.add_argument("--samples", type=_positive_int, default=24, help="samples per split (default 24)")
-    demo.add_argument("--size", type=_size, default=(640, 480), metavar="WxH", help="image size (default 640x480)")
-    demo.add_argument("--seed", type=int, default=0)
-    demo.add_argument("--public", action="store_true", help="write the public copy (test ground truth null)")
+    demo = commands.add_parser("demo-data", help=DEMO_DATA_HELP)
+    add_demo_data_arguments(demo)
     demo.set_defaults(run=_demo_data)
 
     example = commands.add_parser("example-submission", help="write an example predictions TSV")
@@ -82,7 +80,7 @@ def _dataset_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _answer_key(args: argparse.Namespace, environ: dict[str, str]) -> AnswerKey:
     cache = Path(environ.get("NAVITRACE_CACHE") or Path.home() / ".cache" / "navitrace")
-    with _progress("building answer-key cache", unit="sample") as progress:
+    with ProgressBar("building answer-key cache", unit="sample") as progress:
         return load_answer_key(
             args.dataset, args.split, cache, token=environ.get("HF_TOKEN") or None, progress=progress
         )
@@ -98,7 +96,7 @@ def _score(args: argparse.Namespace, environ: dict[str, str]) -> int:
     except SubmissionError as error:
         print(f"rejected: {error}", file=sys.stderr)
         return EXIT_REJECTED
-    with _progress("scoring", unit="row") as progress:
+    with ProgressBar("scoring", unit="row") as progress:
         evaluation = score_submission(submission, key, baseline_raw=args.baseline_raw, progress=progress)
     for warning in evaluation.warnings:
         print(f"warning: {warning}", file=sys.stderr)
@@ -114,22 +112,31 @@ def _calibrate(args: argparse.Namespace, environ: dict[str, str]) -> int:
     from scoring.calibrate import straight_forward_mean_raw
 
     key = _answer_key(args, environ)
-    with _progress("calibrating", unit="row") as progress:
+    with ProgressBar("calibrating", unit="row") as progress:
         value, rows = straight_forward_mean_raw(key, progress)
     print(f"{rows} rows of {key.split}: straight-forward mean raw score B =", file=sys.stderr)
     print(f"{value:.6f}")
     return 0
 
 
-def _demo_data(args: argparse.Namespace, environ: dict[str, str]) -> int:
-    from scoring.synthetic import write_demo_dataset
+def add_demo_data_arguments(demo: argparse.ArgumentParser) -> None:
+    """The arguments of ``demo-data``, shared with ``python -m synthetic demo-data`` (which runs it)."""
+    demo.add_argument("out_dir", metavar="OUT_DIR")
+    demo.add_argument("--samples", type=positive_int, default=24, help="samples per split (default 24)")
+    demo.add_argument("--size", type=image_size, default=(640, 480), metavar="WxH", help="image size (default 640x480)")
+    demo.add_argument("--seed", type=int, default=0)
+    demo.add_argument("--public", action="store_true", help="write the public copy (test ground truth null)")
 
-    with _progress("writing samples", unit="sample") as progress:
-        out = write_demo_dataset(
-            args.out_dir, samples=args.samples, size=args.size, seed=args.seed, public=args.public, progress=progress
-        )
-    print(out)
-    return 0
+
+def _demo_data(args: argparse.Namespace, environ: dict[str, str]) -> int:
+    # The generator is the separate ``synthetic`` package, which depends on ``scoring``: run it as
+    # its own command rather than import it, so that ``scoring`` never depends on it.
+    width, height = args.size
+    argv = [args.out_dir, "--samples", str(args.samples), "--size", f"{width}x{height}", "--seed", str(args.seed)]
+    command = [sys.executable, "-m", "synthetic", "demo-data", *argv, *(["--public"] if args.public else [])]
+    root = str(Path(__file__).resolve().parents[1])  # ``synthetic`` sits beside ``scoring``
+    path = os.pathsep.join(p for p in (root, environ.get("PYTHONPATH")) if p)
+    return subprocess.run(command, env={**environ, "PYTHONPATH": path}, check=False).returncode
 
 
 def _example(args: argparse.Namespace, environ: dict[str, str]) -> int:
@@ -141,38 +148,14 @@ def _example(args: argparse.Namespace, environ: dict[str, str]) -> int:
     return 0
 
 
-class _progress:
-    """A tqdm bar on stderr when it is a terminal; a no-op callback otherwise."""
-
-    def __init__(self, description: str, unit: str) -> None:
-        self.description, self.unit = description, unit
-        self.bar: Any = None
-
-    def __enter__(self) -> Callable[[int, int | None], None]:
-        return self.update
-
-    def update(self, done: int, total: int | None) -> None:
-        if not sys.stderr.isatty():
-            return
-        if self.bar is None:
-            from tqdm import tqdm
-
-            self.bar = tqdm(total=total, desc=self.description, unit=self.unit, file=sys.stderr, leave=False)
-        self.bar.update(done - self.bar.n)
-
-    def __exit__(self, *exc: object) -> None:
-        if self.bar is not None:
-            self.bar.close()
-
-
-def _positive_int(text: str) -> int:
+def positive_int(text: str) -> int:
     value = int(text)
     if value < 1:
         raise argparse.ArgumentTypeError(f"{text!r}: expected a whole number of at least 1")
     return value
 
 
-def _size(text: str) -> tuple[int, int]:
+def image_size(text: str) -> tuple[int, int]:
     try:
         width, height = (int(part) for part in text.lower().split("x"))
     except ValueError:

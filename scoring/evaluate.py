@@ -16,12 +16,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
-from scoring import __version__
 from scoring.aggregate import summarise
 from scoring.answer_key import AnswerKey, AnswerKeyError, Sample
 from scoring.prediction import parse_prediction
 from scoring.row import NAVITRACE_BASELINE_RAW, RowScore, score_row
 from scoring.submission import MAX_FILE_BYTES, Submission, SubmittedRow, describe_location, read_submission
+from scoring.version import __version__
 
 ROW_COLUMNS = ("sample_id", "embodiment", "score", "status", "reason", "dtw", "fde", "penalty", "raw", "best_gt")
 TEXT_ROW_COLUMNS = ("sample_id", "embodiment", "status", "reason")  # the rest are numbers or empty

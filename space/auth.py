@@ -25,9 +25,9 @@ from starlette.middleware.sessions import SessionMiddleware
 from starlette.routing import Route
 
 from leaderboard import Leaderboard, Rejected
-from leaderboard.about import LOCAL_SIGN_IN
-from leaderboard.html import esc
 from leaderboard.intake import check_user
+from space.pages.about import LOCAL_SIGN_IN
+from space.pages.html import esc
 from space.settings import SpaceSettings
 
 log = logging.getLogger(__name__)

@@ -9,11 +9,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from leaderboard import Leaderboard, Settings
-from leaderboard.explorer import SubmissionTraces
 from leaderboard.queue import process_exists
 from leaderboard.scheduler import Wakeup
-from leaderboard.warmup import Warmup
 from space.auth import Auth
+from space.pages.explorer import SubmissionTraces
+from space.pages.warmup import Warmup
 from space.settings import SpaceSettings
 
 SCRATCH_PREFIX = "navitrace-space-"

@@ -7,20 +7,22 @@ from pathlib import Path
 
 import pytest
 
+from tests.service_fixtures import clock, environ, files, service, service_cache, settings  # noqa: F401
+
 DEMO_SAMPLES = 6
 DEMO_SIZE = (96, 72)
 
 
 @pytest.fixture(scope="session")
 def demo_dataset(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from scoring.synthetic import write_demo_dataset
+    from synthetic import write_demo_dataset
 
     return write_demo_dataset(tmp_path_factory.mktemp("demo") / "navitrace", samples=DEMO_SAMPLES, size=DEMO_SIZE)
 
 
 @pytest.fixture(scope="session")
 def demo_public(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from scoring.synthetic import write_demo_dataset
+    from synthetic import write_demo_dataset
 
     folder = tmp_path_factory.mktemp("demo-public") / "navitrace"
     return write_demo_dataset(folder, samples=DEMO_SAMPLES, size=DEMO_SIZE, public=True)
@@ -62,7 +64,7 @@ BROWSER_SAMPLES, BROWSER_SIZE = 8, (320, 240)
 
 @pytest.fixture(scope="session")
 def browser_datasets(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    from scoring.synthetic import write_demo_dataset
+    from synthetic import write_demo_dataset
 
     folder = tmp_path_factory.mktemp("browser-data")
     private = write_demo_dataset(folder / "navitrace", samples=BROWSER_SAMPLES, size=BROWSER_SIZE)

@@ -31,7 +31,7 @@ from tests.browser.helpers import (
 )
 
 pytestmark = pytest.mark.browser
-PREDICTION_BLUE = (37, 99, 235)  # leaderboard.explorer.PREDICTION
+PREDICTION_BLUE = (37, 99, 235)  # space.pages.explorer.PREDICTION
 
 
 @pytest.fixture(scope="module")

@@ -17,7 +17,7 @@ from leaderboard.config import Settings
 from leaderboard.service import Leaderboard
 from scoring import score_submission
 from scoring.examples import write_example
-from tests.leaderboard.conftest import MAINTAINER, submit
+from tests.service_fixtures import MAINTAINER, submit
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -35,7 +35,7 @@ from leaderboard.records import FAILED, FINISHED, RUNNING, rows_path, summary_pa
 from leaderboard.service import Leaderboard
 from scoring import score_submission
 from scoring.examples import write_example
-from tests.leaderboard.conftest import MAINTAINER, submit
+from tests.service_fixtures import MAINTAINER, submit
 
 ROOT = Path(__file__).resolve().parents[2]
 TRIALS = int(os.environ.get("LEADERBOARD_CRASH_TRIALS", "12"))

@@ -8,7 +8,7 @@ import json
 from leaderboard.service import Leaderboard
 from leaderboard.storage.hub import HubStorage
 from scoring import score_submission
-from tests.leaderboard.conftest import MAINTAINER, submit
+from tests.service_fixtures import MAINTAINER, submit
 
 
 def test_a_restart_on_an_empty_disk_finds_and_scores_every_acknowledged_submission(settings, files, tmp_path, test_key):

@@ -11,7 +11,7 @@ from leaderboard.errors import Rejected
 from leaderboard.records import request_path, upload_path
 from leaderboard.service import Leaderboard
 from leaderboard.storage import LocalStorage, StorageError
-from tests.leaderboard.conftest import submit
+from tests.service_fixtures import submit
 
 
 def _flawed(source: Path, target: Path) -> Path:

@@ -9,7 +9,7 @@ import pytest
 from leaderboard.errors import InvalidAction, NotAuthorised, NotFound
 from leaderboard.service import Leaderboard
 from scoring import score_submission
-from tests.leaderboard.conftest import MAINTAINER, submit
+from tests.service_fixtures import MAINTAINER, submit
 
 
 @pytest.fixture

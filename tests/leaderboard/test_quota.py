@@ -7,7 +7,7 @@ import pytest
 from leaderboard.errors import QuotaExceeded
 from leaderboard.service import Leaderboard
 from scoring import AnswerKeyError
-from tests.leaderboard.conftest import submit
+from tests.service_fixtures import submit
 
 DAY = 24 * 3600
 

@@ -8,7 +8,7 @@ import time
 from leaderboard.records import FINISHED
 from leaderboard.scheduler import Wakeup, start_worker
 from leaderboard.service import Leaderboard
-from tests.leaderboard.conftest import submit
+from tests.service_fixtures import submit
 
 HOUR = 3600.0
 

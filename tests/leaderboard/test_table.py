@@ -10,7 +10,7 @@ import pytest
 from leaderboard.errors import NotAuthorised
 from leaderboard.service import Leaderboard
 from leaderboard.table import COLUMNS
-from tests.leaderboard.conftest import MAINTAINER, submit
+from tests.service_fixtures import MAINTAINER, submit
 
 EMAIL = re.compile(r"[\w.+-]+@[\w-]+\.[\w.]+")
 

@@ -14,7 +14,7 @@ from leaderboard.records import FAILED, RUNNING, Job, job_path
 from leaderboard.results import read_rows
 from leaderboard.service import Leaderboard
 from scoring import score_submission
-from tests.leaderboard.conftest import submit
+from tests.service_fixtures import submit
 
 
 def _finished_entries(service: Leaderboard) -> list[str]:

@@ -18,7 +18,7 @@ import pandas as pd
 
 from scoring import load_answer_key
 from scoring.examples import example_rows
-from scoring.synthetic import write_demo_dataset
+from synthetic import write_demo_dataset
 from tests.conftest import DEMO_SAMPLES, DEMO_SIZE
 from tests.hardening.input.input_corpus import CASES, NOTEBOOK_COLUMNS
 

@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from leaderboard import board
 from leaderboard.results import rows_download_tsv
 from scoring.answer_key import Sample
 from scoring.evaluate import FORMULA_STARTS, ROW_COLUMNS, Evaluation, RowResult
 from scoring.row import RowScore
+from space.pages import board
 from tests.hardening.input.input_corpus import HYPERLINK
 
 PAYLOADS = [HYPERLINK, "+1+cmd|' /C calc'!A0", "-2+3", "@SUM(A1:A9)", "\t=1", "\r=1", "\n=1", "\x00=1"]

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from leaderboard.activity import activity, activity_table
 from leaderboard.records import epoch
 from leaderboard.service import SubmissionView
+from space.pages.activity import activity, activity_table
 
 NOW = epoch("2026-11-23T12:00:00.000000Z")
 

@@ -33,7 +33,7 @@ def demo_datasets(folder: Path) -> tuple[Path, Path]:
     try:
         from synthetic import write_demo_dataset
     except ImportError:  # the code before issue 9 kept the generator inside scoring
-        from scoring.synthetic import write_demo_dataset  # type: ignore[no-redef]
+        from synthetic import write_demo_dataset  # type: ignore[no-redef]
 
     private = write_demo_dataset(folder / "private" / "navitrace", samples=6, size=(96, 72))
     public = write_demo_dataset(folder / "public" / "navitrace", samples=6, size=(96, 72), public=True)
@@ -61,10 +61,18 @@ def settings_for(home: Path, private: Path, public: Path, cache: Path) -> Settin
 
 def fill(service: Leaderboard, files: dict[str, Path]) -> None:
     meta = {"contact_email": "someone@example.org", "organization": "Lab", "parameters_b": "7B", "open_weights": "yes"}
-    approved = service.submit(files["test-noisy"], split="test", user="alice", metadata={"model": "Alpha", **meta}, publish=True)
-    val = service.submit(files["validation-perfect"], split="validation", user="bob", metadata={"model": "Beta"}, publish=True)
-    rejected = service.submit(files["test-straight"], split="test", user="carol", metadata={"model": "Gamma"}, publish=True)
-    hidden = service.submit(files["test-perfect"], split="test", user="dave", metadata={"model": "Delta", **meta}, publish=True)
+    approved = service.submit(
+        files["test-noisy"], split="test", user="alice", metadata={"model": "Alpha", **meta}, publish=True
+    )
+    val = service.submit(
+        files["validation-perfect"], split="validation", user="bob", metadata={"model": "Beta"}, publish=True
+    )
+    rejected = service.submit(
+        files["test-straight"], split="test", user="carol", metadata={"model": "Gamma"}, publish=True
+    )
+    hidden = service.submit(
+        files["test-perfect"], split="test", user="dave", metadata={"model": "Delta", **meta}, publish=True
+    )
     private = service.submit(files["validation-noisy"], split="validation", user="erin", metadata={"model": "Eps"})
     pending = service.submit(files["test-noisy1"], split="test", user="frank", metadata={"model": "Zeta"}, publish=True)
     service.worker.drain()

@@ -1,0 +1,33 @@
+"""The About tab: what NaviTrace is, the score, the file format with example files, local scoring, citation."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gradio as gr
+
+from space.pages import about
+from space.services import Services
+
+TOP, BOTTOM = about.ABOUT.split("## Scoring locally", 1)
+
+
+def build(services: Services, demo: gr.Blocks) -> gr.Tab:
+    with gr.Tab("About", id="about", elem_id="tab-about") as tab:
+        gr.Markdown(TOP, elem_classes="nt-about")
+        examples = gr.File(
+            label="Example submissions (made by python -m scoring example-submission)",
+            file_count="multiple",
+            interactive=False,
+            elem_id="about-examples",
+        )
+        gr.Markdown("## Scoring locally" + BOTTOM, elem_classes="nt-about")
+
+    def files():
+        found = services.warmup.example_files()
+        return [str(p) for p in found] if found else gr.skip()
+
+    quiet: dict[str, Any] = {"show_progress": "hidden", "api_visibility": "undocumented"}
+    demo.load(files, None, examples, **quiet)
+    tab.select(files, None, examples, **quiet)
+    return tab

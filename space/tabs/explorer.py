@@ -1,0 +1,166 @@
+"""The Explorer (validation split only): a sample, or a row of my validation submission, drawn and explained."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gradio as gr
+
+from scoring import AnswerKey
+from space.errors import shown
+from space.pages import about, explorer, views
+from space.pages.html import esc
+from space.services import Services
+
+LAYERS = ("Expert traces", "Predicted trace", "Penalty regions")
+NONE = ("none: ground truth only", "")
+LEGEND = (
+    '<div class="nt-legend" id="explorer-legend">'
+    '<span><i style="background:#22c55e"></i>expert trace (bold: the one compared)</span>'
+    '<span><i style="background:#2563eb"></i>predicted trace</span>'
+    '<span><i style="background:#dc2626;opacity:.55"></i>penalty region</span>'
+    '<span><i style="background:#f97316"></i>predicted pixel that paid a penalty</span>'
+    "<span>hollow dot: start · filled dot: goal</span></div>"
+)
+
+
+def build(services: Services, demo: gr.Blocks) -> gr.Tab:
+    board, auth = services.board, services.auth
+    with gr.Tab("Explorer", id="explorer", elem_id="tab-explorer") as tab:
+        gr.Markdown(about.EXPLORER_HELP, elem_classes="nt-help")
+        with gr.Row():
+            with gr.Column(scale=1, min_width=320):
+                submission = gr.Dropdown(
+                    [NONE], value="", label="Your validation submission (optional)", elem_id="explorer-submission"
+                )
+                row = gr.Dropdown(
+                    [], label="Row of that submission (worst first)", visible=False, elem_id="explorer-row"
+                )
+                sample = gr.Dropdown([], label="Sample", elem_id="explorer-sample")
+                embodiment = gr.Dropdown([], label="Embodiment", elem_id="explorer-embodiment")
+                layers = gr.CheckboxGroup(list(LAYERS), value=list(LAYERS), label="Show", elem_id="explorer-layers")
+                task = gr.HTML(elem_id="explorer-task")
+            with gr.Column(scale=2):
+                image = gr.Image(label="Validation image", type="pil", interactive=False, elem_id="explorer-image")
+                gr.HTML(LEGEND)
+                breakdown = gr.HTML(elem_id="explorer-breakdown")
+
+    def key() -> AnswerKey:
+        services.warmup.wait()
+        return board.keys.public("validation")
+
+    def draw(submission_id, sample_id, embodiment_, layers_, profile: gr.OAuthProfile | None):
+        with shown():
+            k = key()
+            if not sample_id or sample_id not in k:
+                return None, "", ""
+            trace, why = None, None
+            if submission_id:
+                user = auth.require_user(profile, "explore your submission")
+                trace, why = services.traces.trace(submission_id, user, k, sample_id, embodiment_)
+            chosen = set(layers_ or ())
+            pic = explorer.picture(
+                k,
+                sample_id,
+                embodiment_,
+                trace,
+                explorer.Layers(LAYERS[0] in chosen, LAYERS[1] in chosen, LAYERS[2] in chosen),
+                board.settings.baseline_raw,
+            )
+            text = views.row_breakdown(
+                pic.score, board.settings.baseline_raw, pic.n_truths, pic.truth_index, pic.charged_share, pic.notes, why
+            )
+            return pic.image, text, _task(k, sample_id)
+
+    def open_tab(submission_id, sample_id, embodiment_, layers_, profile: gr.OAuthProfile | None):
+        with shown():
+            k = key()
+            user = auth.user(profile)
+            mine = [NONE]
+            if user:
+                finished = [v for v in board.my_submissions(user) if v.split == "validation" and v.status == "FINISHED"]
+                mine += [(_label(v), v.submission_id) for v in finished]
+            if submission_id not in [value for _, value in mine]:
+                submission_id = ""
+            if sample_id not in k:
+                sample_id = k.samples[0].sample_id
+            embodiments = list(k.sample(sample_id).embodiments)
+            if embodiment_ not in embodiments:
+                embodiment_ = embodiments[0]
+            samples = [(f"{s.sample_id} · {s.task[:70]}", s.sample_id) for s in k.samples]
+            drawn = draw(submission_id, sample_id, embodiment_, layers_, profile)
+            return (
+                gr.update(choices=mine, value=submission_id),
+                gr.update(choices=samples, value=sample_id),
+                gr.update(choices=embodiments, value=embodiment_),
+                *drawn,
+            )
+
+    def pick_sample(submission_id, sample_id, layers_, profile: gr.OAuthProfile | None):
+        with shown():
+            embodiments = list(key().sample(sample_id).embodiments) if sample_id else []
+        first = embodiments[0] if embodiments else None
+        return gr.update(choices=embodiments, value=first), *draw(submission_id, sample_id, first, layers_, profile)
+
+    def pick_submission(submission_id, sample_id, embodiment_, layers_, profile: gr.OAuthProfile | None):
+        with shown():
+            if not submission_id:
+                return gr.update(visible=False, choices=[], value=None), *draw(
+                    "", sample_id, embodiment_, layers_, profile
+                )
+            user = auth.require_user(profile, "explore your submission")
+            rows = board.rows(submission_id, user=user)
+            choices = [(_row_label(r), f"{r['sample_id']}|{r['embodiment']}") for r in _worst_first(rows)]
+            return gr.update(visible=True, choices=choices, value=None), *draw(
+                submission_id, sample_id, embodiment_, layers_, profile
+            )
+
+    def pick_row(submission_id, picked, layers_, profile: gr.OAuthProfile | None):
+        if not picked or "|" not in picked:
+            return gr.skip(), gr.skip(), gr.skip(), gr.skip(), gr.skip()
+        sample_id, embodiment_ = picked.split("|", 1)
+        with shown():
+            embodiments = list(key().sample(sample_id).embodiments) if sample_id in key() else []
+        return (
+            gr.update(value=sample_id),
+            gr.update(choices=embodiments, value=embodiment_),
+            *draw(submission_id, sample_id, embodiment_, layers_, profile),
+        )
+
+    drawn = [image, breakdown, task]
+    quiet: dict[str, Any] = {"api_visibility": "undocumented"}
+    tab.select(open_tab, [submission, sample, embodiment, layers], [submission, sample, embodiment, *drawn], **quiet)
+    sample.input(pick_sample, [submission, sample, layers], [embodiment, *drawn], **quiet)
+    embodiment.input(draw, [submission, sample, embodiment, layers], drawn, api_name="explore", **quiet)
+    layers.input(draw, [submission, sample, embodiment, layers], drawn, **quiet)
+    submission.input(pick_submission, [submission, sample, embodiment, layers], [row, *drawn], **quiet)
+    row.input(pick_row, [submission, row, layers], [sample, embodiment, *drawn], **quiet)
+    return tab
+
+
+def _task(key: AnswerKey, sample_id: str) -> str:
+    s = key.sample(sample_id)
+    meta = " · ".join(f"{esc(k.replace('_', ' '))}: {esc(v)}" for k, v in sorted(s.metadata.items()) if v)
+    return (
+        f"<div class='nt-task'><p><strong>Task:</strong> {esc(s.task)}</p>"
+        f"<p><strong>Categories:</strong> {esc(', '.join(s.category) or '—')} · "
+        f"<strong>size:</strong> {s.width}×{s.height} px</p><p class='nt-small'>{meta}</p></div>"
+    )
+
+
+def _label(view) -> str:
+    score = (view.summary or {}).get("score")
+    value = f"{score:.2f}" if isinstance(score, int | float) else "—"
+    return f"{view.submission_id} · {view.metadata.get('model')} · score {value}"
+
+
+def _worst_first(rows: list[dict[str, str]]) -> list[dict[str, str]]:
+    """Rows without a score (invalid, missing) first, then the lowest scores: where a model loses most."""
+    return sorted(rows, key=lambda r: (1, float(r["score"])) if r.get("score") else (0, 0.0))
+
+
+def _row_label(r: dict[str, str]) -> str:
+    where = f"{r['sample_id']} · {r['embodiment']}"
+    if r.get("status") == "valid" and r.get("score"):
+        return f"{where} · {float(r['score']):.1f}"
+    return f"{where} · {r.get('status')}: {r.get('reason') or ''}".rstrip(": ")

@@ -1,0 +1,270 @@
+"""The maintainers' desk: pending entries, approve / reject / hide / unhide / edit, reported rows, rescore, audit.
+
+Shown only to MAINTAINERS, and that is cosmetics: every handler resolves the caller from the
+session (``auth.require_maintainer``) and the service checks ``MAINTAINERS`` again on every action,
+so a direct API call by anyone else is refused.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import gradio as gr
+
+from space.errors import describe, shown
+from space.pages import about, views
+from space.pages.activity import HELP as ACTIVITY_HELP
+from space.pages.activity import activity_table
+from space.pages.html import esc
+from space.services import Services
+
+OPEN_WEIGHTS = [("yes", "yes"), ("no", "no"), ("not said", "")]
+DONE = {"approve": "Approved", "reject": "Rejected", "hide": "Hid", "unhide": "Unhid"}
+EDITABLE = ("model", "organization", "model_link", "paper_link", "description", "open_weights", "parameters_b")
+
+
+@dataclass(frozen=True)
+class MaintainersTab:
+    tab: gr.Tab
+
+
+def build(services: Services, demo: gr.Blocks) -> MaintainersTab:
+    board, auth = services.board, services.auth
+    with gr.Tab("Maintainers", id="maintainers", visible=False, elem_id="tab-maintainers") as tab:
+        gr.Markdown(about.MAINTAINERS_HELP, elem_classes="nt-help")
+        status = gr.HTML(elem_id="maint-status")
+        pending = gr.HTML(elem_id="pending")
+        with gr.Row(equal_height=True):
+            # Custom values pass the dropdown so that every call reaches the maintainer check (and the
+            # service's NotFound), whatever the caller's session holds as choices.
+            target = gr.Dropdown(
+                [], label="Submission to act on", elem_id="maint-target", scale=4, allow_custom_value=True
+            )
+            reload = gr.Button("Refresh", elem_id="maint-refresh", scale=1, size="sm")
+        with gr.Row(equal_height=True):
+            approve = gr.Button("Approve", variant="primary", elem_id="approve-button", scale=1)
+            hide = gr.Button("Hide", elem_id="hide-button", scale=1)
+            unhide = gr.Button("Unhide", elem_id="unhide-button", scale=1)
+            reason = gr.Textbox(
+                label="Reason for rejecting (the submitter sees it)", elem_id="reject-reason", scale=3, lines=1
+            )
+            reject = gr.Button("Reject", variant="stop", elem_id="reject-button", scale=1)
+        detail = gr.HTML(elem_id="maint-detail")
+        with gr.Accordion("Edit the metadata of this submission", open=False):
+            with gr.Row():
+                e_model = gr.Textbox(label="Model name")
+                e_org = gr.Textbox(label="Organisation")
+                e_weights = gr.Radio(OPEN_WEIGHTS, label="Open weights")
+                e_params = gr.Textbox(label="Parameter count (billions)")
+            with gr.Row():
+                e_link = gr.Textbox(label="Model link")
+                e_paper = gr.Textbox(label="Paper or code link")
+            e_description = gr.Textbox(label="Description", lines=2)
+            save = gr.Button("Save edits", elem_id="edit-button")
+        with gr.Accordion("Reported rows (figures published elsewhere, shown with their source)", open=False):
+            with gr.Row():
+                r_model = gr.Textbox(label="Model name")
+                r_org = gr.Textbox(label="Organisation")
+                r_split = gr.Radio(["test", "validation"], value="test", label="Split")
+            with gr.Row():
+                r_score = gr.Number(label="Score")
+                r_valid = gr.Number(label="Valid-only score (optional)")
+                r_coverage = gr.Number(label="Coverage 0–1 (optional)")
+            with gr.Row():
+                r_source = gr.Textbox(label="Source (link to the publication)")
+                r_link = gr.Textbox(label="Model link (optional)")
+            add = gr.Button("Add reported row", elem_id="add-reported-button")
+            with gr.Row(equal_height=True):
+                r_remove = gr.Dropdown([], label="Reported row to remove", scale=4, allow_custom_value=True)
+                remove = gr.Button("Remove", variant="stop", scale=1)
+        with gr.Accordion("Rescore everything (after a scorer or answer-key change)", open=False):
+            r_note = gr.Textbox(label="Why (kept in the audit log)")
+            r_confirm = gr.Checkbox(label="Yes, queue every scored submission again")
+            rescore = gr.Button("Rescore all", variant="stop", elem_id="rescore-button")
+        with gr.Accordion("All submissions", open=False):
+            everything = gr.HTML(elem_id="all-submissions")
+        with gr.Accordion("Submissions per user (what probing the test set looks like)", open=False):
+            gr.Markdown(ACTIVITY_HELP, elem_classes="nt-help")
+            per_user = gr.HTML(elem_id="user-activity")
+        with gr.Accordion("Audit log (latest 100, newest first)", open=True):
+            audit = gr.HTML(elem_id="audit")
+
+    edit_fields = [e_model, e_org, e_link, e_paper, e_description, e_weights, e_params]
+    page = [pending, target, detail, everything, per_user, audit, r_remove, *edit_fields]
+
+    def load(picked: str | None, by: str) -> list:
+        waiting = board.pending(by)
+        all_ = board.submissions(by)
+        waiting_ids = {v.submission_id for v in waiting}
+        choices = [(f"awaiting · {_label(v)}", v.submission_id) for v in waiting]
+        choices += [
+            (f"{v.decision}{' · hidden' if v.hidden else ''} · {_label(v)}", v.submission_id)
+            for v in all_
+            if v.submission_id not in waiting_ids
+        ]
+        ids = [value for _, value in choices]
+        chosen = picked if picked in ids else (ids[0] if ids else None)
+        view = next((v for v in all_ if v.submission_id == chosen), None)
+        reported = [
+            (f"{r['model']} ({r['split']}, {r['score']})", r["submission_id"])
+            for r in board.public_table()
+            if r["kind"] == "reported"
+        ]
+        meta = view.metadata if view else {}
+        return [
+            views.maintainer_table(waiting, "pending-table", "Nothing is waiting for a decision."),
+            gr.update(choices=choices, value=chosen),
+            _detail(view),
+            views.maintainer_table(all_, "all-table", "No submission yet."),
+            activity_table(all_, board.clock()),
+            views.audit_table(board.audit_log(by, limit=100)),
+            gr.update(choices=reported, value=None),
+            meta.get("model") or "",
+            meta.get("organization") or "",
+            meta.get("model_link") or "",
+            meta.get("paper_link") or "",
+            meta.get("description") or "",
+            {True: "yes", False: "no"}.get(meta.get("open_weights"), ""),  # type: ignore[arg-type]
+            "" if meta.get("parameters_b") is None else str(meta.get("parameters_b")),
+        ]
+
+    def refresh(picked, profile: gr.OAuthProfile | None):
+        by = auth.require_maintainer(profile)
+        with shown():
+            return ["", *load(picked, by)]
+
+    def act(action: str):
+        def run(picked, reason_, profile: gr.OAuthProfile | None):
+            by = auth.require_maintainer(profile)
+            if not picked:
+                raise gr.Error("Pick a submission first.")
+            try:
+                if action == "approve":
+                    board.approve(picked, by=by)
+                elif action == "reject":
+                    board.reject(picked, by=by, reason=reason_)
+                elif action == "hide":
+                    board.hide(picked, by=by)
+                else:
+                    board.unhide(picked, by=by)
+                done = views.note(f"{DONE[action]} {picked}.", "ok")
+            except Exception as error:
+                done = views.note(f"{action.capitalize()} {picked}: {describe(error)}", "error")
+            with shown():
+                return [done, *load(picked, by)]
+
+        run.__name__ = action
+        return run
+
+    def edit(picked, model, org, link, paper, description, weights, params, profile: gr.OAuthProfile | None):
+        by = auth.require_maintainer(profile)
+        if not picked:
+            raise gr.Error("Pick a submission first.")
+        changes = dict(
+            zip(
+                EDITABLE,
+                (model, org or None, link or None, paper or None, description or None, weights or None, params or None),
+            )
+        )
+        try:
+            board.edit(picked, by=by, changes=changes)
+            done = views.note(f"Saved the edits of {picked}.", "ok")
+        except Exception as error:
+            done = views.note(f"Edit {picked}: {describe(error)}", "error")
+        with shown():
+            return [done, *load(picked, by)]
+
+    def add_reported(picked, model, org, split, score, valid, coverage, source, link, profile: gr.OAuthProfile | None):
+        by = auth.require_maintainer(profile)
+        values = {
+            "model": model,
+            "organization": org or None,
+            "split": split,
+            "score": score,
+            "score_valid_only": valid,
+            "coverage": coverage,
+            "source": source,
+            "model_link": link or None,
+        }
+        try:
+            row = board.add_reported(by, **values)
+            done = views.note(f"Added the reported row {row.model} ({row.score:g}).", "ok")
+        except Exception as error:
+            done = views.note(f"Add reported row: {describe(error)}", "error")
+        with shown():
+            return [done, *load(picked, by)]
+
+    def remove_reported(picked, row_id, profile: gr.OAuthProfile | None):
+        by = auth.require_maintainer(profile)
+        if not row_id:
+            raise gr.Error("Pick a reported row first.")
+        try:
+            board.remove_reported(row_id, by=by)
+            done = views.note(f"Removed the reported row {row_id}.", "ok")
+        except Exception as error:
+            done = views.note(f"Remove {row_id}: {describe(error)}", "error")
+        with shown():
+            return [done, *load(picked, by)]
+
+    def rescore_all(picked, note_, confirmed, profile: gr.OAuthProfile | None):
+        by = auth.require_maintainer(profile)
+        if not confirmed:
+            raise gr.Error("Tick the confirmation first: a rescore queues every scored submission again.")
+        try:
+            queued = board.rescore(by, note_ or None)
+            services.wakeup()
+            done = views.note(f"Rescore requested: {queued} submission(s) queued again.", "ok")
+        except Exception as error:
+            done = views.note(f"Rescore: {describe(error)}", "error")
+        with shown():
+            return [done, *load(picked, by)]
+
+    out = [status, *page]
+    hidden: dict[str, Any] = {"api_visibility": "undocumented"}
+    tab.select(refresh, [target], out, api_name="maintainers_refresh", **hidden)
+    reload.click(refresh, [target], out, **hidden)
+    target.input(refresh, [target], out, **hidden)
+    for button, action in ((approve, "approve"), (reject, "reject"), (hide, "hide"), (unhide, "unhide")):
+        button.click(act(action), [target, reason], out, api_name=action, **hidden)
+    save.click(edit, [target, *edit_fields], out, api_name="edit", **hidden)
+    add.click(
+        add_reported,
+        [target, r_model, r_org, r_split, r_score, r_valid, r_coverage, r_source, r_link],
+        out,
+        api_name="add_reported",
+        **hidden,
+    )
+    remove.click(remove_reported, [target, r_remove], out, api_name="remove_reported", **hidden)
+    rescore.click(rescore_all, [target, r_note, r_confirm], out, api_name="rescore", **hidden)
+    return MaintainersTab(tab)
+
+
+def _label(view) -> str:
+    score = (view.summary or {}).get("score")
+    value = f"{score:.2f}" if isinstance(score, int | float) else view.status
+    return f"{view.metadata.get('model')} · {view.user} · {view.split} · {value} · {view.submission_id}"
+
+
+def _detail(view) -> str:
+    if view is None:
+        return views.note("No submission to show.", "info")
+    m = view.metadata
+    facts = [
+        ("user", view.user),
+        ("contact e-mail (private)", m.get("contact_email") or "—"),
+        ("publish requested", "yes" if view.publish else "no (private score)"),
+        ("decision", view.decision + (f": {view.reason}" if view.reason else "")),
+        ("hidden", "yes" if view.hidden else "no"),
+        ("attempts", view.attempts),
+    ]
+    rows = "".join(f"<tr><th>{esc(k)}</th><td>{esc(v)}</td></tr>" for k, v in facts)
+    report = view.report or {}
+    intake = (
+        f"<p class='nt-small'>Intake report: {esc(report.get('n_valid'))} valid, "
+        f"{esc(report.get('n_invalid'))} invalid, "
+        f"{esc(report.get('n_missing'))} missing of {esc(report.get('n_expected'))}.</p>"
+        if report
+        else ""
+    )
+    return f"{views.detail_html(view)}<table class='nt-table nt-compact nt-facts'>{rows}</table>{intake}"

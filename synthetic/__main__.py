@@ -1,0 +1,7 @@
+"""``python -m synthetic``: see ``synthetic.cli``."""
+
+import sys
+
+from synthetic.cli import main
+
+sys.exit(main())

@@ -67,7 +67,7 @@ def main(environ: dict[str, str] | None = None) -> None:
     services = Services.create(settings, space)
     demo = build_demo(settings, services)
     services.warmup.start()
-    scheduler = start_worker(services.board.worker, settings.score_interval_s)
+    scheduler = start_worker(services.leaderboard.worker, settings.score_interval_s)
     services.wakeup.attach(scheduler)
     signal.signal(signal.SIGTERM, _stop)  # `docker stop`, a Space restart: close the server and the scheduler
     log.info("serving on http://%s:%d (%s)", space.server_name, space.server_port, _mode(space))

@@ -21,7 +21,7 @@ SCRATCH_PREFIX = "navitrace-space-"
 
 @dataclass(frozen=True)
 class Services:
-    board: Leaderboard
+    leaderboard: Leaderboard  # the submission service
     auth: Auth
     warmup: Warmup
     traces: SubmissionTraces
@@ -31,15 +31,21 @@ class Services:
 
     @classmethod
     def create(
-        cls, settings: Settings, space: SpaceSettings, board: Leaderboard | None = None, examples: Path | None = None
+        cls,
+        settings: Settings,
+        space: SpaceSettings,
+        leaderboard: Leaderboard | None = None,
+        examples: Path | None = None,
     ) -> Services:
         """``examples``: where the example submissions are written (default: a fresh temporary folder,
         never under ``LEADERBOARD_HOME``, whose files no HTTP route may serve)."""
-        board = board or Leaderboard(settings)
+        service = leaderboard or Leaderboard(settings)
         _remove_scratch_of_dead_apps()
         scratch = Path(tempfile.mkdtemp(prefix=f"{SCRATCH_PREFIX}{os.getpid()}-"))
         folder = examples or scratch / "examples"
-        return cls(board, Auth(board, space), Warmup(board.keys, folder), SubmissionTraces(board), space, scratch)
+        return cls(
+            service, Auth(service, space), Warmup(service.keys, folder), SubmissionTraces(service), space, scratch
+        )
 
 
 def _remove_scratch_of_dead_apps() -> None:

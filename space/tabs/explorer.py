@@ -25,7 +25,7 @@ LEGEND = (
 
 
 def build(services: Services, demo: gr.Blocks) -> gr.Tab:
-    board, auth = services.board, services.auth
+    service, auth = services.leaderboard, services.auth
     with gr.Tab("Explorer", id="explorer", elem_id="tab-explorer") as tab:
         gr.Markdown(about.EXPLORER_HELP, elem_classes="nt-help")
         with gr.Row():
@@ -47,7 +47,7 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
 
     def key() -> AnswerKey:
         services.warmup.wait()
-        return board.keys.public("validation")
+        return service.keys.public("validation")
 
     def draw(submission_id, sample_id, embodiment_, layers_, profile: gr.OAuthProfile | None):
         with shown():
@@ -65,10 +65,16 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
                 embodiment_,
                 trace,
                 explorer.Layers(LAYERS[0] in chosen, LAYERS[1] in chosen, LAYERS[2] in chosen),
-                board.settings.baseline_raw,
+                service.settings.baseline_raw,
             )
             text = views.row_breakdown(
-                pic.score, board.settings.baseline_raw, pic.n_truths, pic.truth_index, pic.charged_share, pic.notes, why
+                pic.score,
+                service.settings.baseline_raw,
+                pic.n_truths,
+                pic.truth_index,
+                pic.charged_share,
+                pic.notes,
+                why,
             )
             return pic.image, text, _task(k, sample_id)
 
@@ -78,7 +84,9 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
             user = auth.user(profile)
             mine = [NONE]
             if user:
-                finished = [v for v in board.my_submissions(user) if v.split == "validation" and v.status == "FINISHED"]
+                finished = [
+                    v for v in service.my_submissions(user) if v.split == "validation" and v.status == "FINISHED"
+                ]
                 mine += [(_label(v), v.submission_id) for v in finished]
             if submission_id not in [value for _, value in mine]:
                 submission_id = ""
@@ -109,7 +117,7 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
                     "", sample_id, embodiment_, layers_, profile
                 )
             user = auth.require_user(profile, "explore your submission")
-            rows = board.rows(submission_id, user=user)
+            rows = service.rows(submission_id, user=user)
             choices = [(_row_label(r), f"{r['sample_id']}|{r['embodiment']}") for r in _worst_first(rows)]
             return gr.update(visible=True, choices=choices, value=None), *draw(
                 submission_id, sample_id, embodiment_, layers_, profile

@@ -28,7 +28,7 @@ class LeaderboardTab:
 
 def rows(services: Services) -> list[dict[str, object]]:
     """The public rows: the published table (one read), or the derived one before the first publish."""
-    return services.board.published_table() or services.board.public_table()
+    return services.leaderboard.published_table() or services.leaderboard.public_table()
 
 
 def build(services: Services) -> LeaderboardTab:

@@ -7,6 +7,7 @@ so a direct API call by anyone else is refused.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,7 +31,7 @@ class MaintainersTab:
 
 
 def build(services: Services, demo: gr.Blocks) -> MaintainersTab:
-    board, auth = services.board, services.auth
+    service, auth = services.leaderboard, services.auth
     with gr.Tab("Maintainers", id="maintainers", visible=False, elem_id="tab-maintainers") as tab:
         gr.Markdown(about.MAINTAINERS_HELP, elem_classes="nt-help")
         status = gr.HTML(elem_id="maint-status")
@@ -94,8 +95,8 @@ def build(services: Services, demo: gr.Blocks) -> MaintainersTab:
     page = [pending, target, detail, everything, per_user, audit, r_remove, *edit_fields]
 
     def load(picked: str | None, by: str) -> list:
-        waiting = board.pending(by)
-        all_ = board.submissions(by)
+        waiting = service.pending(by)
+        all_ = service.submissions(by)
         waiting_ids = {v.submission_id for v in waiting}
         choices = [(f"awaiting · {_label(v)}", v.submission_id) for v in waiting]
         choices += [
@@ -108,7 +109,7 @@ def build(services: Services, demo: gr.Blocks) -> MaintainersTab:
         view = next((v for v in all_ if v.submission_id == chosen), None)
         reported = [
             (f"{r['model']} ({r['split']}, {r['score']})", r["submission_id"])
-            for r in board.public_table()
+            for r in service.public_table()
             if r["kind"] == "reported"
         ]
         meta = view.metadata if view else {}
@@ -117,8 +118,8 @@ def build(services: Services, demo: gr.Blocks) -> MaintainersTab:
             gr.update(choices=choices, value=chosen),
             _detail(view),
             views.maintainer_table(all_, "all-table", "No submission yet."),
-            activity_table(all_, board.clock()),
-            views.audit_table(board.audit_log(by, limit=100)),
+            activity_table(all_, service.clock()),
+            views.audit_table(service.audit_log(by, limit=100)),
             gr.update(choices=reported, value=None),
             meta.get("model") or "",
             meta.get("organization") or "",
@@ -134,25 +135,33 @@ def build(services: Services, demo: gr.Blocks) -> MaintainersTab:
         with shown():
             return ["", *load(picked, by)]
 
+    def report(by: str, picked, failed: str, action: Callable[[], str]) -> list:
+        """Run one maintainer action: its success note, or what went wrong (as the page says it), then the page."""
+        try:
+            done = views.note(action(), "ok")
+        except Exception as error:
+            done = views.note(f"{failed}: {describe(error)}", "error")
+        with shown():
+            return [done, *load(picked, by)]
+
     def act(action: str):
+        calls = {
+            "approve": lambda picked, by, reason_: service.approve(picked, by=by),
+            "reject": lambda picked, by, reason_: service.reject(picked, by=by, reason=reason_),
+            "hide": lambda picked, by, reason_: service.hide(picked, by=by),
+            "unhide": lambda picked, by, reason_: service.unhide(picked, by=by),
+        }
+
         def run(picked, reason_, profile: gr.OAuthProfile | None):
             by = auth.require_maintainer(profile)
             if not picked:
                 raise gr.Error("Pick a submission first.")
-            try:
-                if action == "approve":
-                    board.approve(picked, by=by)
-                elif action == "reject":
-                    board.reject(picked, by=by, reason=reason_)
-                elif action == "hide":
-                    board.hide(picked, by=by)
-                else:
-                    board.unhide(picked, by=by)
-                done = views.note(f"{DONE[action]} {picked}.", "ok")
-            except Exception as error:
-                done = views.note(f"{action.capitalize()} {picked}: {describe(error)}", "error")
-            with shown():
-                return [done, *load(picked, by)]
+
+            def do() -> str:
+                calls[action](picked, by, reason_)
+                return f"{DONE[action]} {picked}."
+
+            return report(by, picked, f"{action.capitalize()} {picked}", do)
 
         run.__name__ = action
         return run
@@ -167,13 +176,12 @@ def build(services: Services, demo: gr.Blocks) -> MaintainersTab:
                 (model, org or None, link or None, paper or None, description or None, weights or None, params or None),
             )
         )
-        try:
-            board.edit(picked, by=by, changes=changes)
-            done = views.note(f"Saved the edits of {picked}.", "ok")
-        except Exception as error:
-            done = views.note(f"Edit {picked}: {describe(error)}", "error")
-        with shown():
-            return [done, *load(picked, by)]
+
+        def do() -> str:
+            service.edit(picked, by=by, changes=changes)
+            return f"Saved the edits of {picked}."
+
+        return report(by, picked, f"Edit {picked}", do)
 
     def add_reported(picked, model, org, split, score, valid, coverage, source, link, profile: gr.OAuthProfile | None):
         by = auth.require_maintainer(profile)
@@ -187,38 +195,35 @@ def build(services: Services, demo: gr.Blocks) -> MaintainersTab:
             "source": source,
             "model_link": link or None,
         }
-        try:
-            row = board.add_reported(by, **values)
-            done = views.note(f"Added the reported row {row.model} ({row.score:g}).", "ok")
-        except Exception as error:
-            done = views.note(f"Add reported row: {describe(error)}", "error")
-        with shown():
-            return [done, *load(picked, by)]
+
+        def do() -> str:
+            row = service.add_reported(by, **values)
+            return f"Added the reported row {row.model} ({row.score:g})."
+
+        return report(by, picked, "Add reported row", do)
 
     def remove_reported(picked, row_id, profile: gr.OAuthProfile | None):
         by = auth.require_maintainer(profile)
         if not row_id:
             raise gr.Error("Pick a reported row first.")
-        try:
-            board.remove_reported(row_id, by=by)
-            done = views.note(f"Removed the reported row {row_id}.", "ok")
-        except Exception as error:
-            done = views.note(f"Remove {row_id}: {describe(error)}", "error")
-        with shown():
-            return [done, *load(picked, by)]
+
+        def do() -> str:
+            service.remove_reported(row_id, by=by)
+            return f"Removed the reported row {row_id}."
+
+        return report(by, picked, f"Remove {row_id}", do)
 
     def rescore_all(picked, note_, confirmed, profile: gr.OAuthProfile | None):
         by = auth.require_maintainer(profile)
         if not confirmed:
             raise gr.Error("Tick the confirmation first: a rescore queues every scored submission again.")
-        try:
-            queued = board.rescore(by, note_ or None)
+
+        def do() -> str:
+            queued = service.rescore(by, note_ or None)
             services.wakeup()
-            done = views.note(f"Rescore requested: {queued} submission(s) queued again.", "ok")
-        except Exception as error:
-            done = views.note(f"Rescore: {describe(error)}", "error")
-        with shown():
-            return [done, *load(picked, by)]
+            return f"Rescore requested: {queued} submission(s) queued again."
+
+        return report(by, picked, "Rescore", do)
 
     out = [status, *page]
     hidden: dict[str, Any] = {"api_visibility": "undocumented"}

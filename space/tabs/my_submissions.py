@@ -16,7 +16,7 @@ POLL_S = 3.0
 
 
 def build(services: Services, demo: gr.Blocks) -> gr.Tab:
-    board, auth = services.board, services.auth
+    service, auth = services.leaderboard, services.auth
     with gr.Tab("My submissions", id="mine", elem_id="tab-mine") as tab:
         gr.Markdown(about.MY_HELP, elem_classes="nt-help")
         table = gr.HTML(elem_id="my-submissions")
@@ -37,7 +37,7 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
                 return gr.skip(), gr.skip(), gr.skip(), gr.skip(), gr.skip()
             return prompt, gr.update(choices=[], value=None), "", gr.update(visible=False), "anonymous"
         with shown():
-            mine = board.my_submissions(user)
+            mine = service.my_submissions(user)
         fingerprint = json.dumps(
             [[v.submission_id, v.status, v.decision, v.hidden, v.message] for v in mine] + [picked]
         )
@@ -72,7 +72,7 @@ def _download(services: Services, view, user: str):
     if view is None or view.split != "validation" or view.status != "FINISHED":
         return gr.update(visible=False, value=None)
     with shown():
-        rows = services.board.rows(view.submission_id, user=user)
+        rows = services.leaderboard.rows(view.submission_id, user=user)
     folder = services.scratch / "rows"
     folder.mkdir(exist_ok=True)
     path = folder / f"navitrace_rows_{view.submission_id}.tsv"

@@ -20,8 +20,8 @@ OPEN_WEIGHTS = [("yes", "yes"), ("no", "no"), ("not said", "")]
 
 
 def build(services: Services, demo: gr.Blocks) -> gr.Tab:
-    board, auth = services.board, services.auth
-    limit = board.settings.test_submissions_per_day
+    service, auth = services.leaderboard, services.auth
+    limit = service.settings.test_submissions_per_day
     with gr.Tab("Submit", id="submit", elem_id="tab-submit") as tab:
         gr.Markdown(about.SUBMIT_HELP, elem_classes="nt-help")
         quota = gr.Markdown(about.quota_text(None, limit), elem_id="quota")
@@ -57,7 +57,7 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
     def show_quota(profile: gr.OAuthProfile | None):
         user = auth.user(profile)
         with shown():
-            return about.quota_text(board.quota_left(user) if user else None, limit)
+            return about.quota_text(service.quota_left(user) if user else None, limit)
 
     def run_check(path: str | None, split_: str):
         """The report (never an exception: a bad file is an answer, shown where the user looks)."""
@@ -65,7 +65,7 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
             return "", gr.update(interactive=False), ""
         try:
             services.warmup.wait()
-            return views.report_html(board.validate(path, split_)), gr.update(interactive=True), ""
+            return views.report_html(service.validate(path, split_)), gr.update(interactive=True), ""
         except Rejected as error:
             return views.rejected_html(str(error), error.report), gr.update(interactive=False), ""
         except Exception as error:
@@ -104,7 +104,7 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
         }
         publish_ = bool(publish_) and split_ == "test"
         try:
-            receipt_ = board.submit(path, split=split_, user=user, metadata=metadata, publish=publish_)
+            receipt_ = service.submit(path, split=split_, user=user, metadata=metadata, publish=publish_)
         except Rejected as error:
             return views.rejected_html(str(error), error.report, "Not submitted"), gr.skip(), gr.skip()
         except Exception as error:  # the quota, the store: said where the user looks
@@ -114,7 +114,7 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
             html = views.receipt_html(
                 receipt_.submission_id, receipt_.split, receipt_.duplicate, receipt_.quota_left, publish_
             )
-            return html, about.quota_text(board.quota_left(user), limit), gr.update(interactive=False)
+            return html, about.quota_text(service.quota_left(user), limit), gr.update(interactive=False)
 
     quiet: dict[str, Any] = {"api_visibility": "undocumented"}
     demo.load(show_quota, None, quota, show_progress="hidden", **quiet)

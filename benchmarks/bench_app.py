@@ -32,11 +32,13 @@ import httpx
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from leaderboard import Leaderboard, Settings, board, records  # noqa: E402
+from leaderboard import Leaderboard, Settings, records  # noqa: E402
 from leaderboard.metadata import Metadata  # noqa: E402
 from scoring import load_answer_key  # noqa: E402
 from scoring.examples import write_example  # noqa: E402
 from scoring.penalty_table import EMBODIMENTS  # noqa: E402
+from scoring.summary import Summary  # noqa: E402
+from space.pages import board  # noqa: E402
 from tests.conftest import BROWSER as CHROMIUM  # noqa: E402
 from tests.conftest import BROWSER_ARGS as CHROMIUM_ARGS  # noqa: E402
 
@@ -195,27 +197,11 @@ def seed_thousand(home: Path, n: int = 1000) -> None:
         request = records.Request(
             sid, f"user{i}", "test", records.iso(now - n + i), "0" * 64, "f.tsv", 1, True, meta, {}
         )
-        summary = {
-            k: row[k]
-            for k in (
-                "score",
-                "score_valid_only",
-                "coverage",
-                "n_expected",
-                "n_valid",
-                "n_invalid",
-                "n_missing",
-                "per_embodiment",
-                "per_category",
-                "per_metadata",
-                "scorer_version",
-                "dataset_revision",
-            )
-        }
+        summary = Summary.from_dict(row)  # the table row holds every public summary field
         puts[records.request_path(sid)] = request.to_bytes()
         puts[records.job_path(sid)] = records.Job(sid, status=records.FINISHED, attempts=1).to_bytes()
         puts[records.review_path(sid)] = records.Review(sid, decision=records.APPROVED).to_bytes()
-        puts[records.summary_path(sid)] = json.dumps(summary).encode()
+        puts[records.summary_path(sid)] = json.dumps(summary.to_dict()).encode()
     store.commit(puts, message="benchmark seed")
 
 

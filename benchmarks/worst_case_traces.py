@@ -63,7 +63,7 @@ def _time_file(name: str, submission: Submission, key: AnswerKey, limit: int) ->
     sampled = f" (first {len(scored.rows)} rows, extrapolated)" if len(scored.rows) < rows else ""
     print(
         f"  {name:20} {per_row * 1000:8.1f} ms/row  whole file {per_row * rows:8.1f} s{sampled}  "
-        f"valid {evaluation.summary['n_valid']}/{len(scored.rows)}  peak RSS so far {_peak_mb():6.0f} MB"
+        f"valid {evaluation.summary.n_valid}/{len(scored.rows)}  peak RSS so far {_peak_mb():6.0f} MB"
     )
 
 

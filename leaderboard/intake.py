@@ -29,8 +29,8 @@ from leaderboard.answer_keys import AnswerKeys
 from leaderboard.config import Settings
 from leaderboard.errors import QuotaExceeded, Rejected
 from leaderboard.locks import process_lock
-from leaderboard.metadata import Metadata
-from leaderboard.records import PENDING, RUNNING, SPLITS, Request, iso, request_path, upload_path
+from leaderboard.metadata import Metadata, quoted
+from leaderboard.records import PENDING, RUNNING, SPLITS, Request, Split, iso, request_path, upload_path
 from leaderboard.registry import Entry, Registry
 from leaderboard.report import Report
 from leaderboard.validation import check_file
@@ -75,6 +75,7 @@ class Intake:
     ) -> Receipt:
         user = check_user(user)
         report = self.validate(data, split)
+        split = Split(split)
         digest = hashlib.sha256(data).hexdigest()
         with process_lock(self.settings.locks_folder, "intake"):
             now = self.clock()
@@ -83,7 +84,7 @@ class Intake:
             if repeat is not None:
                 log.info("%s re-sent the file of %s: same submission", user, repeat.submission_id)
                 return self._receipt(repeat.request, mine, now, duplicate=True)
-            if split == "test":
+            if split == Split.TEST:
                 self._check_quota(user, mine, now)
             self._check_queue(user, mine)
             earlier = sum(e.request.split == split and e.request.sha256 == digest for e in mine)
@@ -119,7 +120,9 @@ class Intake:
 
     def counted(self, mine: list[Entry], now: float) -> list[Entry]:
         """The user's test submissions that count against the quota now (oldest first)."""
-        return [e for e in mine if e.request.split == "test" and now - e.created < DAY_S and e.job.failure != "server"]
+        return [
+            e for e in mine if e.request.split == Split.TEST and now - e.created < DAY_S and e.job.failure != "server"
+        ]
 
     def _check_quota(self, user: str, mine: list[Entry], now: float) -> None:
         counted = self.counted(mine, now)
@@ -169,9 +172,10 @@ def check_user(user: str | None) -> str:
     return user
 
 
-def _check_split(split: str) -> None:
+def _check_split(split: str) -> Split:
     if split not in SPLITS:
-        raise Rejected(f"split {split!r}: expected one of {', '.join(SPLITS)}")
+        raise Rejected(f"split {quoted(split)}: expected one of {', '.join(SPLITS)}")
+    return Split(split)
 
 
 def _safe_name(filename: str) -> str:

@@ -23,12 +23,38 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime
+from enum import StrEnum
 from typing import Any
 
 from leaderboard.metadata import Metadata
 
-PENDING, RUNNING, FINISHED, FAILED = "PENDING", "RUNNING", "FINISHED", "FAILED"
-SPLITS = ("validation", "test")
+
+class JobStatus(StrEnum):
+    """Where a submission is in scoring (stored as these words)."""
+
+    PENDING = "PENDING"
+    RUNNING = "RUNNING"
+    FINISHED = "FINISHED"
+    FAILED = "FAILED"
+
+
+class ReviewDecision(StrEnum):
+    """The maintainers' decision on a submission (stored as these words)."""
+
+    PENDING = "pending"
+    APPROVED = "approved"
+    REJECTED = "rejected"
+
+
+class Split(StrEnum):
+    VALIDATION = "validation"
+    TEST = "test"
+
+
+# Short names for the members, as the service's modules use them.
+PENDING, RUNNING, FINISHED, FAILED = JobStatus
+APPROVAL_PENDING, APPROVED, REJECTED = ReviewDecision
+SPLITS: tuple[str, ...] = tuple(split.value for split in Split)
 
 
 def iso(epoch: float) -> str:
@@ -83,7 +109,7 @@ class Request:
 
     submission_id: str
     user: str
-    split: str
+    split: Split
     created_at: str
     sha256: str
     filename: str
@@ -102,6 +128,7 @@ class Request:
     def from_bytes(cls, data: bytes) -> Request:
         raw = json.loads(data)
         raw["metadata"] = Metadata.from_dict(raw["metadata"])
+        raw["split"] = Split(raw["split"])
         return cls(**raw)
 
 
@@ -121,7 +148,7 @@ class Job:
     """The worker's state of one submission. No file means PENDING, never started."""
 
     submission_id: str
-    status: str = PENDING
+    status: JobStatus = JobStatus.PENDING
     attempts: int = 0  # starts, including ones whose worker died
     generation: int = 0  # the rescore generation this state belongs to
     lease: Lease | None = None
@@ -140,13 +167,11 @@ class Job:
     def from_bytes(cls, data: bytes) -> Job:
         raw = json.loads(data)
         raw["lease"] = Lease(**raw["lease"]) if raw.get("lease") else None
+        raw["status"] = JobStatus(raw["status"])
         return cls(**raw)
 
     def but(self, **changes: object) -> Job:
         return replace(self, **changes)  # type: ignore[arg-type]
-
-
-APPROVAL_PENDING, APPROVED, REJECTED = "pending", "approved", "rejected"
 
 
 @dataclass(frozen=True)
@@ -154,7 +179,7 @@ class Review:
     """The maintainers' decisions on one submission. No file means not yet reviewed."""
 
     submission_id: str
-    decision: str = APPROVAL_PENDING
+    decision: ReviewDecision = ReviewDecision.PENDING
     reason: str | None = None  # shown to the submitter when rejected
     hidden: bool = False
     edits: dict = field(default_factory=dict)  # metadata fields changed by a maintainer
@@ -166,7 +191,9 @@ class Review:
 
     @classmethod
     def from_bytes(cls, data: bytes) -> Review:
-        return cls(**json.loads(data))
+        raw = json.loads(data)
+        raw["decision"] = ReviewDecision(raw.get("decision", ReviewDecision.PENDING))
+        return cls(**raw)
 
     def but(self, **changes: object) -> Review:
         return replace(self, **changes)  # type: ignore[arg-type]

@@ -20,6 +20,7 @@ from leaderboard.records import (
     PENDING,
     RESCORE_PATH,
     Job,
+    JobStatus,
     Reported,
     Request,
     Review,
@@ -60,7 +61,7 @@ class Entry:
         return self.job.status in (FINISHED, FAILED) and self.job.generation < self.generation
 
     @property
-    def status(self) -> str:
+    def status(self) -> JobStatus:
         return PENDING if self.stale else self.job.status
 
     @property

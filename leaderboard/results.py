@@ -2,7 +2,7 @@
 
 Both files are keyed by submission id, so writing them again (a retried or rescored job)
 replaces them: a result is never doubled. Per-row test scores never leave the requests store;
-``public_summary`` is the only view of a test result that may be published.
+``Summary`` holds aggregates only, so all of it may be published.
 """
 
 from __future__ import annotations
@@ -14,29 +14,15 @@ import json
 from leaderboard.records import rows_path, summary_path
 from leaderboard.storage import Storage
 from scoring.evaluate import ROW_COLUMNS, Evaluation, write_rows_for_people
-
-# The aggregate keys of ``scoring``'s summary that the leaderboard publishes (all of them: none is per row).
-PUBLIC_SUMMARY_KEYS = (
-    "score",
-    "score_valid_only",
-    "coverage",
-    "n_expected",
-    "n_valid",
-    "n_invalid",
-    "n_missing",
-    "per_embodiment",
-    "per_category",
-    "per_metadata",
-    "baseline_raw",
-    "scorer_version",
-    "dataset_revision",
-)
+from scoring.summary import Summary
 
 
 def result_files(submission_id: str, evaluation: Evaluation) -> dict[str, bytes]:
     """The files recording ``evaluation``, to commit together with the job's FINISHED state."""
     return {
-        summary_path(submission_id): (json.dumps(evaluation.summary, indent=1, sort_keys=True) + "\n").encode(),
+        summary_path(submission_id): (
+            json.dumps(evaluation.summary.to_dict(), indent=1, sort_keys=True) + "\n"
+        ).encode(),
         rows_path(submission_id): rows_tsv(evaluation),
     }
 
@@ -67,9 +53,9 @@ def rows_download_tsv(rows: list[dict[str, str]]) -> bytes:
     return out.getvalue().encode()
 
 
-def read_summary(store: Storage, submission_id: str) -> dict | None:
+def read_summary(store: Storage, submission_id: str) -> Summary | None:
     data = store.read(summary_path(submission_id))
-    return json.loads(data) if data else None
+    return Summary.from_dict(json.loads(data)) if data else None
 
 
 def read_rows(store: Storage, submission_id: str) -> list[dict[str, str]]:
@@ -78,8 +64,3 @@ def read_rows(store: Storage, submission_id: str) -> list[dict[str, str]]:
     if not data:
         return []
     return list(csv.DictReader(io.StringIO(data.decode()), delimiter="\t"))
-
-
-def public_summary(summary: dict) -> dict:
-    """The aggregates of a summary (what a test result may publish)."""
-    return {key: summary.get(key) for key in PUBLIC_SUMMARY_KEYS}

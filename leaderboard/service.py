@@ -28,14 +28,15 @@ from leaderboard.errors import InvalidAction, NotAuthorised, Rejected
 from leaderboard.intake import Intake, Receipt, check_user
 from leaderboard.metadata import Metadata
 from leaderboard.moderation import Moderation
-from leaderboard.records import APPROVAL_PENDING, FINISHED, Reported, Review
+from leaderboard.records import APPROVAL_PENDING, FINISHED, JobStatus, Reported, Review, ReviewDecision, Split
 from leaderboard.registry import Entry, Registry
 from leaderboard.report import Report
-from leaderboard.results import public_summary, read_rows, read_summary
+from leaderboard.results import read_rows, read_summary
 from leaderboard.storage import Storage, open_store
 from leaderboard.table import Publisher
 from leaderboard.worker import Worker
 from scoring import MAX_FILE_BYTES
+from scoring.summary import Summary
 
 FileInput = str | Path | bytes | BinaryIO
 
@@ -46,18 +47,18 @@ class SubmissionView:
 
     submission_id: str
     user: str
-    split: str
-    status: str  # PENDING, RUNNING, FINISHED or FAILED
+    split: Split
+    status: JobStatus
     created_at: str
     metadata: dict  # public fields; plus contact_email in maintainers' views
     publish: bool
-    decision: str  # pending, approved or rejected
+    decision: ReviewDecision
     reason: str | None  # why it was rejected
     hidden: bool
     public: bool  # on the public leaderboard now
     attempts: int
     message: str | None  # why it failed, or what is going on
-    summary: dict | None = None  # the scoring summary (aggregates) once scored
+    summary: Summary | None = None  # the scoring summary (aggregates) once scored
     report: dict = field(default_factory=dict)  # the intake report
 
     def as_dict(self) -> dict:
@@ -124,7 +125,7 @@ class Leaderboard:
         """Per-row scores with their components: validation submissions to their submitter, any to maintainers."""
         entry = self.registry.entry(submission_id.strip())
         self._check_owner(entry, user)
-        if entry.request.split == "test" and not (user is None or self.is_maintainer(user)):
+        if entry.request.split == Split.TEST and not (user is None or self.is_maintainer(user)):
             raise NotAuthorised("per-row scores of test submissions stay private; the summary has the aggregates")
         if entry.job.status != FINISHED:
             raise InvalidAction(f"submission {submission_id} is {entry.status}: there are no row scores yet")
@@ -223,7 +224,7 @@ class Leaderboard:
             public=entry.public and summary is not None,
             attempts=entry.job.attempts,
             message=entry.job.message,
-            summary=public_summary(summary) if summary else None,
+            summary=summary,
             report=entry.request.report,
         )
 

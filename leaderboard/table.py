@@ -16,16 +16,19 @@ from __future__ import annotations
 import json
 import logging
 
-from leaderboard.records import FAILED, SPLITS, Reported
+from leaderboard.records import FAILED, SPLITS, Reported, Split
 from leaderboard.registry import Entry, Registry
-from leaderboard.results import public_summary, read_summary
+from leaderboard.results import read_summary
 from leaderboard.storage import Storage
+from scoring.summary import SUMMARY_FIELDS, Summary
 
 log = logging.getLogger(__name__)
 
 TABLE_PATH = "data/leaderboard.jsonl"
 CARD_PATH = "README.md"
 BASELINE_MODEL = "Straight forward (baseline)"
+# The summary's fields the table shows: every aggregate (``baseline_raw`` is the same B for all rows).
+SUMMARY_COLUMNS = tuple(name for name in SUMMARY_FIELDS if name != "baseline_raw")
 COLUMNS = (
     "submission_id",
     "kind",  # "submission", "reported" or "baseline"
@@ -37,18 +40,7 @@ COLUMNS = (
     "open_weights",
     "parameters_b",
     "split",
-    "score",
-    "score_valid_only",
-    "coverage",
-    "n_expected",
-    "n_valid",
-    "n_invalid",
-    "n_missing",
-    "per_embodiment",
-    "per_category",
-    "per_metadata",
-    "scorer_version",
-    "dataset_revision",
+    *SUMMARY_COLUMNS,
     "submitted_at",
     "source",  # where a reported figure was published
 )
@@ -89,7 +81,7 @@ def reported_row(reported: Reported) -> dict[str, object]:
     )
 
 
-def submission_row(entry: Entry, summary: dict) -> dict[str, object]:
+def submission_row(entry: Entry, summary: Summary) -> dict[str, object]:
     metadata = entry.metadata.public()
     return _row(
         submission_id=entry.submission_id,
@@ -97,7 +89,7 @@ def submission_row(entry: Entry, summary: dict) -> dict[str, object]:
         split=entry.request.split,
         submitted_at=entry.request.created_at[:10],
         **metadata,
-        **{k: v for k, v in public_summary(summary).items() if k in COLUMNS},
+        **{k: v for k, v in summary.to_dict().items() if k in SUMMARY_COLUMNS},
     )
 
 
@@ -111,7 +103,7 @@ def public_rows(registry: Registry) -> list[dict[str, object]]:
         if summary is not None:
             rows.append(submission_row(entry, summary))
     rows += [reported_row(r) for r in registry.reported()]
-    splits = {"test"} | {str(r["split"]) for r in rows}
+    splits = {Split.TEST.value} | {str(r["split"]) for r in rows}
     rows += [baseline_row(split) for split in splits]
     order = {split: i for i, split in enumerate(reversed(SPLITS))}
 

@@ -218,10 +218,10 @@ class Worker:
             "status": FINISHED,
             "failure": None,
             "message": None,
-            "scorer_version": summary["scorer_version"],
-            "dataset_revision": summary["dataset_revision"],
+            "scorer_version": summary.scorer_version,
+            "dataset_revision": summary.dataset_revision,
         }
-        return outcome, result_files(submission_id, evaluation), summary["score"]
+        return outcome, result_files(submission_id, evaluation), summary.score
 
     def _give_up(self, entry: Entry) -> None:
         now = self.clock()

@@ -12,6 +12,7 @@ from collections.abc import Iterable
 
 from scoring.answer_key import Sample
 from scoring.row import RowScore
+from scoring.summary import Summary
 
 METADATA_FIELDS = ("urban_rural", "lighting_conditions", "weather_conditions", "natural_structured", "task_type")
 
@@ -29,7 +30,7 @@ def coverage_mean(scores: list[RowScore]) -> float | None:
 
 def summarise(
     rows: Iterable[tuple[Sample, str, RowScore]], *, baseline_raw: float, scorer_version: str, dataset_revision: str
-) -> dict:
+) -> Summary:
     """The summary: overall, per embodiment, per dataset category, per metadata field.
 
     Categories come from the dataset, never from the submission; a row counts in every
@@ -49,20 +50,20 @@ def summarise(
             value = sample.metadata.get(name)
             if value:
                 by_metadata[name][value].append(score)
-    return {
-        "score": coverage_mean(scores),
-        "score_valid_only": sum(valid) / len(valid) if valid else None,
-        "coverage": len(valid) / len(scores) if scores else None,
-        "n_expected": len(scores),
-        "n_valid": len(valid),
-        "n_invalid": sum(s.status == "invalid" for s in scores),
-        "n_missing": sum(s.status == "missing" for s in scores),
-        "per_embodiment": {k: coverage_mean(v) for k, v in by_embodiment.items()},
-        "per_category": {k: coverage_mean(v) for k, v in sorted(by_category.items())},
-        "per_metadata": {
+    return Summary(
+        score=coverage_mean(scores),
+        score_valid_only=sum(valid) / len(valid) if valid else None,
+        coverage=len(valid) / len(scores) if scores else None,
+        n_expected=len(scores),
+        n_valid=len(valid),
+        n_invalid=sum(s.status == "invalid" for s in scores),
+        n_missing=sum(s.status == "missing" for s in scores),
+        per_embodiment={k: coverage_mean(v) for k, v in by_embodiment.items()},
+        per_category={k: coverage_mean(v) for k, v in sorted(by_category.items())},
+        per_metadata={
             name: {k: coverage_mean(v) for k, v in sorted(groups.items())} for name, groups in by_metadata.items()
         },
-        "baseline_raw": baseline_raw,
-        "scorer_version": scorer_version,
-        "dataset_revision": dataset_revision,
-    }
+        baseline_raw=baseline_raw,
+        scorer_version=scorer_version,
+        dataset_revision=dataset_revision,
+    )

@@ -21,6 +21,7 @@ from scoring.answer_key import AnswerKey, AnswerKeyError, Sample
 from scoring.prediction import parse_prediction
 from scoring.row import NAVITRACE_BASELINE_RAW, RowScore, score_row
 from scoring.submission import MAX_FILE_BYTES, Submission, SubmittedRow, describe_location, read_submission
+from scoring.summary import Summary
 from scoring.version import __version__
 
 ROW_COLUMNS = ("sample_id", "embodiment", "score", "status", "reason", "dtw", "fde", "penalty", "raw", "best_gt")
@@ -61,7 +62,7 @@ class RowResult:
 @dataclass
 class Evaluation:
     rows: list[RowResult]
-    summary: dict
+    summary: Summary
     warnings: list[str] = field(default_factory=list)
 
     def problems(self, limit: int = MAX_PROBLEMS) -> list[str]:
@@ -80,7 +81,7 @@ class Evaluation:
         _write_atomically(Path(path), lambda handle: write_rows_for_people(handle, (r.as_record() for r in self.rows)))
 
     def write_summary(self, path: str | Path) -> None:
-        _write_atomically(Path(path), lambda handle: json.dump(self.summary, handle, indent=2))
+        _write_atomically(Path(path), lambda handle: json.dump(self.summary.to_dict(), handle, indent=2))
 
 
 def write_rows_for_people(handle: IO[str], records: Iterable[Mapping[str, object]]) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from leaderboard.records import epoch
+from leaderboard.records import Split, epoch
 from leaderboard.service import SubmissionView
 from space.pages.html import esc, number, percent, table
 
@@ -47,9 +47,9 @@ def activity(views: Sequence[SubmissionView], now: float) -> list[Activity]:
         users.setdefault(view.user.casefold(), []).append(view)
     found = []
     for mine in users.values():
-        tests = [v for v in mine if v.split == "test"]
+        tests = [v for v in mine if v.split == Split.TEST]
         ages = [now - epoch(v.created_at) for v in tests]
-        coverages = [v.summary["coverage"] for v in tests if v.summary and v.summary.get("coverage") is not None]
+        coverages = [v.summary.coverage for v in tests if v.summary and v.summary.coverage is not None]
         found.append(
             Activity(
                 user=mine[0].user,

@@ -17,7 +17,7 @@ from numpy.typing import NDArray
 from PIL import Image, ImageDraw
 
 from leaderboard.errors import InvalidAction, NotAuthorised, NotFound
-from leaderboard.records import upload_path
+from leaderboard.records import Split, upload_path
 from scoring import AnswerKey, GroundTruth, RowScore, SubmissionError, parse_prediction, read_submission, score_row
 from scoring.field import penalty_field
 from scoring.geometry import line_pixels, resample
@@ -215,7 +215,7 @@ class SubmissionTraces:
 
     def _cells(self, submission_id: str, user: str, key: AnswerKey) -> dict[tuple[str, str], str]:
         view = self.service.status(submission_id, user=user)  # type: ignore[attr-defined]  # owner check
-        if view.split != "validation":
+        if view.split != Split.VALIDATION:
             raise NotAuthorised(
                 f"submission {submission_id} is a test submission: the explorer shows validation submissions only"
             )

@@ -9,18 +9,23 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping, Sequence
 
+from leaderboard.records import JobStatus, ReviewDecision, Split
 from leaderboard.report import Report
 from leaderboard.service import SubmissionView
 from scoring import RowScore
 from scoring.penalty_table import EMBODIMENTS
+from scoring.summary import Summary
 from space.pages.html import badge, esc, link, number, parameters, percent, table
 
 STATUS_HELP = {
-    "PENDING": "queued for scoring",
-    "RUNNING": "being scored now",
-    "FINISHED": "scored",
-    "FAILED": "could not be scored",
+    JobStatus.PENDING: "queued for scoring",
+    JobStatus.RUNNING: "being scored now",
+    JobStatus.FINISHED: "scored",
+    JobStatus.FAILED: "could not be scored",
 }
+
+
+NO_SUMMARY = Summary(score=None, score_valid_only=None, coverage=None)  # not scored (yet): every figure "—"
 
 
 def note(text: str, kind: str = "info") -> str:
@@ -80,7 +85,7 @@ def receipt_html(submission_id: str, split: str, duplicate: bool, quota_left: in
     else:
         first = f"Submitted: {submission_id} ({split} split). It is queued for scoring."
     after = " Follow it in My submissions; the status updates by itself."
-    if split == "test":
+    if split == Split.TEST:
         after += (
             " Once scored, a maintainer reviews it for the public board."
             if publish
@@ -97,7 +102,7 @@ def receipt_html(submission_id: str, split: str, duplicate: bool, quota_left: in
 # -- submissions -----------------------------------------------------------------------------------
 
 
-def status_badge(status: str) -> str:
+def status_badge(status: JobStatus) -> str:
     return badge(status, status.lower(), STATUS_HELP.get(status))
 
 
@@ -105,11 +110,11 @@ def board_state(view: SubmissionView) -> str:
     """Where the submission stands with the public board, in words."""
     if not view.publish:
         return "private score"
-    if view.decision == "rejected":
+    if view.decision == ReviewDecision.REJECTED:
         return f"rejected: {view.reason or 'no reason given'}"
     if view.hidden:
         return "hidden by a maintainer"
-    if view.decision == "approved":
+    if view.decision == ReviewDecision.APPROVED:
         return "on the leaderboard" if view.public else "approved (shown once scored)"
     return "awaiting approval"
 
@@ -129,7 +134,7 @@ def my_table(views: Sequence[SubmissionView]) -> str:
     ]
     rows = []
     for v in views:
-        s = v.summary or {}
+        s = v.summary or NO_SUMMARY
         rows.append(
             [
                 esc(v.created_at[:16].replace("T", " ")),
@@ -137,9 +142,9 @@ def my_table(views: Sequence[SubmissionView]) -> str:
                 esc(v.split),
                 esc(v.metadata.get("model")),
                 status_badge(v.status),
-                f"<strong>{number(s.get('score'))}</strong>",
-                percent(s.get("coverage")),
-                number(s.get("score_valid_only")),
+                f"<strong>{number(s.score)}</strong>",
+                percent(s.coverage),
+                number(s.score_valid_only),
                 esc(board_state(v)),
                 esc(v.message or ""),
             ]
@@ -157,7 +162,6 @@ def my_table(views: Sequence[SubmissionView]) -> str:
 
 def detail_html(view: SubmissionView) -> str:
     """One submission in full: status, message, scores and breakdowns."""
-    s = view.summary or {}
     head = (
         f"<h3>{esc(view.metadata.get('model'))} <small><code>{esc(view.submission_id)}</code></small></h3>"
         f"<p>{status_badge(view.status)} {esc(STATUS_HELP.get(view.status, ''))} · {esc(view.split)} split · "
@@ -165,31 +169,31 @@ def detail_html(view: SubmissionView) -> str:
     )
     parts = [head]
     if view.message:
-        parts.append(note(view.message, "error" if view.status == "FAILED" else "info"))
-    if s:
-        parts.append(summary_html(s))
-    elif view.status in ("PENDING", "RUNNING"):
+        parts.append(note(view.message, "error" if view.status == JobStatus.FAILED else "info"))
+    if view.summary:
+        parts.append(summary_html(view.summary))
+    elif view.status in (JobStatus.PENDING, JobStatus.RUNNING):
         parts.append(note("Scores appear here when scoring has finished.", "info"))
     return "".join(parts)
 
 
-def summary_html(summary: Mapping[str, object]) -> str:
+def summary_html(summary: Summary) -> str:
     """Overall score, coverage and the per-embodiment, per-category and per-metadata breakdowns."""
     top = (
-        f"<p class='nt-big'>Score <strong>{number(summary.get('score'))}</strong> · coverage "
-        f"{percent(summary.get('coverage'))} · valid-only {number(summary.get('score_valid_only'))}</p>"
-        f"<p>{esc(summary.get('n_valid'))} valid, {esc(summary.get('n_invalid'))} invalid, "
-        f"{esc(summary.get('n_missing'))} missing of {esc(summary.get('n_expected'))} expected rows "
-        f"(invalid and missing rows count as 0). Scorer {esc(summary.get('scorer_version'))}, "
-        f"dataset {esc(summary.get('dataset_revision'))}.</p>"
+        f"<p class='nt-big'>Score <strong>{number(summary.score)}</strong> · coverage "
+        f"{percent(summary.coverage)} · valid-only {number(summary.score_valid_only)}</p>"
+        f"<p>{esc(summary.n_valid)} valid, {esc(summary.n_invalid)} invalid, "
+        f"{esc(summary.n_missing)} missing of {esc(summary.n_expected)} expected rows "
+        f"(invalid and missing rows count as 0). Scorer {esc(summary.scorer_version)}, "
+        f"dataset {esc(summary.dataset_revision)}.</p>"
     )
-    embodiment = _dict(summary.get("per_embodiment"))
+    embodiment = summary.per_embodiment
     rows = [[esc(e), number(embodiment.get(e))] for e in EMBODIMENTS if e in embodiment]
     parts = [top, "<div class='nt-cols'>"]
     parts.append(_mini("Per embodiment", rows))
-    category = _dict(summary.get("per_category"))
+    category = summary.per_category
     parts.append(_mini("Per category", [[esc(c), number(v)] for c, v in category.items()]))
-    for name, groups in _dict(summary.get("per_metadata")).items():
+    for name, groups in summary.per_metadata.items():
         parts.append(
             _mini(name.replace("_", " ").capitalize(), [[esc(k), number(v)] for k, v in _dict(groups).items()])
         )
@@ -225,7 +229,7 @@ def maintainer_table(views: Sequence[SubmissionView], element_id: str, empty: st
     ]
     rows = []
     for v in views:
-        m, s = v.metadata, v.summary or {}
+        m, s = v.metadata, v.summary or NO_SUMMARY
         decision = v.decision + (" · hidden" if v.hidden else "") + ("" if v.publish else " · private")
         model = link(m.get("model"), m.get("model_link"))
         if m.get("paper_link"):
@@ -242,9 +246,9 @@ def maintainer_table(views: Sequence[SubmissionView], element_id: str, empty: st
                 esc(parameters(m.get("parameters_b"))),
                 esc(v.split),
                 status_badge(v.status),
-                f"<strong>{number(s.get('score'))}</strong>",
-                percent(s.get("coverage")),
-                number(s.get("score_valid_only")),
+                f"<strong>{number(s.score)}</strong>",
+                percent(s.coverage),
+                number(s.score_valid_only),
                 esc(decision + (f": {v.reason}" if v.reason else "")),
                 esc((m.get("description") or "")[:200]),
             ]

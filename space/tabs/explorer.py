@@ -157,7 +157,7 @@ def _task(key: AnswerKey, sample_id: str) -> str:
 
 
 def _label(view) -> str:
-    score = (view.summary or {}).get("score")
+    score = view.summary.score if view.summary else None
     value = f"{score:.2f}" if isinstance(score, int | float) else "—"
     return f"{view.submission_id} · {view.metadata.get('model')} · score {value}"
 

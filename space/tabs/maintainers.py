@@ -246,7 +246,7 @@ def build(services: Services, demo: gr.Blocks) -> MaintainersTab:
 
 
 def _label(view) -> str:
-    score = (view.summary or {}).get("score")
+    score = view.summary.score if view.summary else None
     value = f"{score:.2f}" if isinstance(score, int | float) else view.status
     return f"{view.metadata.get('model')} · {view.user} · {view.split} · {value} · {view.submission_id}"
 

@@ -45,15 +45,15 @@ def test_submit_work_status_approve_and_the_public_row_from_the_command_line(env
 
     expected = score_submission(files["test-noisy"], test_key).summary
     status = json.loads(run(environ, "status", submission_id).stdout)
-    assert status["status"] == "FINISHED" and set(status["summary"]) == set(expected)
-    assert status["summary"]["score"] == expected["score"]
+    assert status["status"] == "FINISHED" and set(status["summary"]) == set(expected.to_dict())
+    assert status["summary"] == expected.to_dict()  # the same keys as ever, the scorer's numbers exactly
 
     assert run(environ, "leaderboard", "--json").stdout.count(submission_id) == 0  # not approved yet
     approved = run(environ, "approve", submission_id, "--by", MAINTAINER)
     assert approved.returncode == 0, approved.stderr
     rows = json.loads(run(environ, "leaderboard", "--json").stdout)
     (row,) = [r for r in rows if r["submission_id"] == submission_id]
-    assert (row["model"], row["organization"], row["score"]) == ("Navigator-7B", "ETH", expected["score"])
+    assert (row["model"], row["organization"], row["score"]) == ("Navigator-7B", "ETH", expected.score)
     assert any(r["kind"] == "baseline" and r["score"] == 0 for r in rows)
 
 
@@ -153,7 +153,7 @@ def test_the_embedded_default_generates_its_datasets_once_on_first_start(tmp_pat
     receipt = submit(services[0], noisy)
     services[0].worker.drain()
     expected = score_submission(noisy, answers).summary
-    assert services[0].status(receipt.submission_id).summary["score"] == expected["score"]
+    assert services[0].status(receipt.submission_id).summary.score == expected.score
 
 
 def test_example_writes_a_file_the_service_accepts_and_needs_public_truth_for_noisy(capsys, environ, tmp_path):

@@ -43,7 +43,7 @@ def test_a_restart_on_an_empty_disk_finds_and_scores_every_acknowledged_submissi
     published = hub.files("org/results")
     rows = [json.loads(line) for line in published["data/leaderboard.jsonl"].decode().splitlines()]
     assert [r["submission_id"] for r in rows if r["kind"] == "submission"] == acknowledged
-    assert rows[0]["score"] == expected["score"]
+    assert rows[0]["score"] == expected.score
     assert b"@example.org" not in b"".join(published.values())
     assert hub.repo("org/requests").private and not hub.repo("org/results").private
     assert hub.faults_served  # the chaos did strike

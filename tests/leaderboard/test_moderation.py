@@ -146,7 +146,7 @@ def test_rescore_scores_everything_again_with_the_current_settings(service, scor
     assert view.status == "FINISHED" and view.summary == expected and view.summary != old
     assert changed.registry.job(scored).generation == 1
     row = next(r for r in changed.public_table() if r["submission_id"] == scored)
-    assert row["score"] == expected["score"] and _public_ids(changed) == [scored]
+    assert row["score"] == expected.score and _public_ids(changed) == [scored]
     rescore = [e for e in changed.audit_log(MAINTAINER) if e["action"] == "rescore"]
     assert rescore[0]["note"] == "new baseline" and rescore[0]["after"]["generation"] == 1
 

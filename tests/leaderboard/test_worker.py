@@ -37,9 +37,9 @@ def test_a_finished_job_holds_exactly_what_the_scorer_computes(service: Leaderbo
     expected = score_submission(files["test-noisy"], test_key, baseline_raw=settings.baseline_raw).summary
     assert view.status == "FINISHED" and view.attempts == 1 and view.message is None
     assert view.summary == expected  # JSON keeps floats exactly
-    assert view.summary["scorer_version"] and view.summary["dataset_revision"] == test_key.revision
+    assert view.summary.scorer_version and view.summary.dataset_revision == test_key.revision
     rows = read_rows(service.requests, receipt.submission_id)
-    assert len(rows) == expected["n_expected"] and {"dtw", "fde", "penalty", "raw"} <= set(rows[0])
+    assert len(rows) == expected.n_expected and {"dtw", "fde", "penalty", "raw"} <= set(rows[0])
 
 
 def test_a_finished_job_is_never_run_again(service: Leaderboard, files):

@@ -1,0 +1,57 @@
+"""A store written by the code before the layout of issue 9 loads, and shows the same, with today's code.
+
+``legacy_store/store`` and ``legacy_store/expected.json`` were written once by
+``legacy_store/make_store.py`` at commit 3ad5877 (untyped summaries, string statuses): six
+submissions (approved, rejected, hidden, private, awaiting a decision, validation), a maintainer's
+edit and a reported row. Today's code must read every record and render the same board.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from leaderboard import Leaderboard
+from tests.space.legacy_store.make_store import MAINTAINER, observe, settings_for
+
+HERE = Path(__file__).resolve().parent / "legacy_store"
+
+
+@pytest.fixture(scope="module")
+def seen(tmp_path_factory: pytest.TempPathFactory, demo_dataset: Path, demo_public: Path) -> dict:
+    home = tmp_path_factory.mktemp("legacy") / "home"
+    shutil.copytree(HERE / "store", home)
+    cache = tmp_path_factory.mktemp("legacy-cache")
+    service = Leaderboard(settings_for(home, demo_dataset, demo_public, cache))
+    return observe(service)
+
+
+@pytest.fixture(scope="module")
+def expected() -> dict:
+    return json.loads((HERE / "expected.json").read_text("utf-8"))
+
+
+def test_every_submission_reads_back_as_it_was(seen: dict, expected: dict):
+    assert len(expected["submissions"]) == 6
+    assert seen["submissions"] == expected["submissions"]
+
+
+def test_the_public_table_is_the_same(seen: dict, expected: dict):
+    assert seen["table"] == expected["table"]
+
+
+@pytest.mark.parametrize("split", ["test", "validation"])
+def test_the_board_and_its_csv_render_the_same(seen: dict, expected: dict, split: str):
+    assert seen["board"][split] == expected["board"][split]
+
+
+def test_statuses_and_decisions_of_old_records_are_the_enums_of_today(tmp_path: Path, demo_dataset, demo_public):
+    shutil.copytree(HERE / "store", tmp_path / "home")
+    service = Leaderboard(settings_for(tmp_path / "home", demo_dataset, demo_public, tmp_path / "cache"))
+    views = service.submissions(by=MAINTAINER)
+    assert {v.status for v in views} == {"FINISHED"}
+    assert sorted(v.decision for v in views) == ["approved", "approved", "approved", "pending", "pending", "rejected"]
+    assert all(v.summary is None or v.summary.scorer_version == "1.0.0" for v in views)

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 __version__ = "1.0.0"
 
-from scoring.answer_key import AnswerKey, AnswerKeyError, Sample, load_answer_key  # noqa: E402
+from scoring.answer_key import AnswerKey, Sample, load_answer_key  # noqa: E402
+from scoring.errors import AnswerKeyError, SubmissionError  # noqa: E402
 from scoring.evaluate import Evaluation, RowResult, check_submission, score_submission  # noqa: E402
 from scoring.prediction import Reason, parse_prediction  # noqa: E402
 from scoring.row import NAVITRACE_BASELINE_RAW, GroundTruth, RowScore, normalise, score_row  # noqa: E402
-from scoring.submission import MAX_FILE_BYTES, Submission, SubmissionError, read_submission  # noqa: E402
+from scoring.submission import MAX_FILE_BYTES, Submission, read_submission  # noqa: E402
 
 __all__ = [
     "AnswerKey",

@@ -37,6 +37,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from scoring.answer_key_build import build_cache
+from scoring.errors import AnswerKeyError
 from scoring.row import GroundTruth
 
 log = logging.getLogger(__name__)
@@ -45,10 +46,6 @@ CACHE_FORMAT = 3  # bump when the cache layout changes: old caches are then rebu
 CHECKSUMS = "checksums.json"
 CHECKED = ("index.json", "masks.bin", "rasters.bin")  # what scoring reads
 Progress = Callable[[int, int | None], None]
-
-
-class AnswerKeyError(Exception):
-    """The dataset cannot be used as an answer key (not found, wrong schema, no ground truth)."""
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 
+from scoring.errors import AnswerKeyError
 from scoring.row import GroundTruth
 
 BATCH_ROWS = 4
@@ -33,8 +34,6 @@ def build_cache(source: str, split: str, token: str | None, folder: Path, progre
 
 def _open_stream(source: str, split: str, token: str | None):
     import datasets  # deferred: only a cache build needs it
-
-    from scoring.answer_key import AnswerKeyError
 
     try:
         stream = datasets.load_dataset(source, split=split, streaming=True, token=token)
@@ -112,8 +111,6 @@ def _cache_row(batch: pa.Table, row: int, dtype: np.dtype, masks, rasters, image
 
 def _mask_array(cell: pa.Scalar, sample_id: str) -> np.ndarray:
     """An ``H x W`` int64 array from a list<list<int>> cell, without Python ints."""
-    from scoring.answer_key import AnswerKeyError
-
     if not cell.is_valid:
         raise AnswerKeyError(f"sample {sample_id!r} has no segmentation_mask")
     rows = cell.values

@@ -3,15 +3,17 @@
 Each file is read with ``pyarrow.parquet.ParquetFile.iter_batches``: ``BATCH_ROWS`` rows per batch
 and column chunks read through a small buffer, whatever the file's row groups. (A ``datasets``
 stream decodes a whole row group at once, and a writer may put a whole split into one group: 500
-masks at 1440x1080 are 6 GB of int64.) Nothing here holds more than a batch of decoded masks
-(about 12 MB each as int64), so a 6 GB split builds in bounded memory whatever its layout;
-``benchmarks/bench_answer_key_build.py`` measures three.
+masks at 1440x1080 are 6 GB of int64.) Nothing here holds more than three batches of decoded
+masks (about 12 MB a mask as int64), so a 6 GB split builds in bounded memory whatever its layout:
+under 700 MB of peak RSS for 500 scenes in ``benchmarks/bench_answer_key_build.py``.
 """
 
 from __future__ import annotations
 
 import io
 import json
+import queue
+import threading
 from collections.abc import Callable, Generator
 from contextlib import ExitStack, closing
 from pathlib import Path
@@ -28,6 +30,9 @@ BATCH_ROWS = 4
 READ_BUFFER_BYTES = 1 << 20  # column chunks are read through this buffer, not whole (pre-buffering is off)
 REQUIRED_COLUMNS = ("sample_id", "embodiments", "segmentation_mask", "ground_truth", "category", "metadata", "image")
 OPTIONAL_COLUMNS = ("task",)
+
+
+_END = object()  # after the last batch
 
 
 class _WideLabels(Exception):
@@ -74,7 +79,7 @@ def _batches(files: SplitFiles, paths: list[Path]) -> Generator[tuple[pa.RecordB
                 for path in paths
             ]
         except (OSError, pa.ArrowException) as error:  # not parquet, truncated, unreadable
-            raise AnswerKeyError(f"cannot load {where}: {error}") from error
+            raise AnswerKeyError(f"cannot load {where}: {_one_line(error)}") from error
         names = set(readers[0].schema_arrow.names).intersection(*(r.schema_arrow.names for r in readers))
         missing = [c for c in REQUIRED_COLUMNS if c not in names]
         if missing:
@@ -84,12 +89,65 @@ def _batches(files: SplitFiles, paths: list[Path]) -> Generator[tuple[pa.RecordB
             )
         columns = [*REQUIRED_COLUMNS, *(c for c in OPTIONAL_COLUMNS if c in names)]
         total = sum(reader.metadata.num_rows for reader in readers)
-        for path, reader in zip(paths, readers):
+        for batch in _read_ahead(_decoded(paths, readers, columns, where)):  # joined before the files close
+            yield batch, total
+
+
+def _decoded(
+    paths: list[Path], readers: list[pq.ParquetFile], columns: list[str], where: str
+) -> Generator[pa.RecordBatch]:
+    for path, reader in zip(paths, readers):
+        try:
+            yield from reader.iter_batches(batch_size=BATCH_ROWS, columns=columns)
+        except (OSError, pa.ArrowException) as error:  # a damaged page, a row group that does not decode
+            raise AnswerKeyError(f"cannot load {where}: {path.name}: {_one_line(error)}") from error
+
+
+def _one_line(error: BaseException) -> str:
+    """pyarrow's message on one line (its parquet errors end lines within)."""
+    return " ".join(str(error).split())
+
+
+def _read_ahead(batches: Generator[pa.RecordBatch]) -> Generator[pa.RecordBatch]:
+    """``batches``, the next one decoded in a thread while the caller works on this one.
+
+    pyarrow decodes without the GIL, and decoding is about half of a build (the nested int64
+    masks), the other half rasterising traces and writing: overlapped, a build takes about the
+    longer of the two. At most three batches are alive: the caller's, one queued, one in hand.
+    """
+    queued: queue.Queue = queue.Queue(maxsize=1)
+    stop = threading.Event()
+
+    def put(item: object) -> bool:
+        while not stop.is_set():
             try:
-                for batch in reader.iter_batches(batch_size=BATCH_ROWS, columns=columns):
-                    yield batch, total
-            except pa.ArrowException as error:  # a damaged page, a row group that does not decode
-                raise AnswerKeyError(f"cannot load {where}: {path.name}: {error}") from error
+                queued.put(item, timeout=0.1)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def read() -> None:
+        with closing(batches):
+            try:
+                for batch in batches:
+                    if not put(batch):
+                        return
+            except BaseException as error:  # handed to the caller, raised there
+                put(error)
+                return
+            put(_END)
+
+    reader = threading.Thread(target=read, name="answer-key-read-ahead", daemon=True)
+    reader.start()
+    try:
+        while (item := queued.get()) is not _END:
+            if isinstance(item, BaseException):
+                raise item
+            yield item
+    finally:
+        stop.set()  # the caller stopped early (a restart, an error): the reader stops at its next put
+        reader.join()
 
 
 def _cache_row(batch: pa.RecordBatch, row: int, dtype: np.dtype, masks, rasters, images) -> dict:

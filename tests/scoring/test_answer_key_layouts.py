@@ -12,7 +12,7 @@ import pyarrow.parquet as pq
 import pytest
 
 import scoring.answer_key_build as answer_key_build
-from scoring import load_answer_key
+from scoring import AnswerKeyError, load_answer_key
 from scoring.answer_key import write_checksums
 from scoring.answer_key_build import build_cache
 from scoring.answer_key_source import resolve_split
@@ -135,3 +135,21 @@ def test_a_hub_dataset_is_downloaded_then_read_alike(demo_dataset, tmp_path, mon
     assert [s.sample_id for s in key.samples] == [s.sample_id for s in local.samples]
     assert load_answer_key("org/navitrace", "test", tmp_path / "hub-cache", token="hf_secret").folder == key.folder
     assert len(calls) == 1  # the warm load resolves the commit again, but downloads nothing
+
+
+@pytest.mark.parametrize("damage", ["a garbled page", "not parquet"])
+def test_an_unreadable_file_is_a_clear_error_and_leaves_no_cache(damage, demo_dataset, tmp_path):
+    cut = relayout(demo_dataset, "test", tmp_path / "cut", 2, 1)
+    last = sorted((cut / "data").iterdir())[-1]  # the first files decode before the error
+    data = bytearray(last.read_bytes())
+    if damage == "a garbled page":  # the footer intact: the file opens, then a page header does not decode
+        start = pq.ParquetFile(last).metadata.row_group(1).column(0).data_page_offset
+        data[start : start + 64] = bytes(byte ^ 0xFF for byte in data[start : start + 64])
+        expected = rf"cannot load split 'test' of dataset '{cut.resolve()}': {last.name}: .*page header"
+    else:
+        data[:] = b"sample_id\tembodiment\n"
+        expected = rf"cannot load split 'test' of dataset '{cut.resolve()}': .*"
+    last.write_bytes(bytes(data))
+    with pytest.raises(AnswerKeyError, match=expected):
+        load_answer_key(cut, "test", tmp_path / "cache")
+    assert list((tmp_path / "cache" / "answer-keys").iterdir()) == []

@@ -1,17 +1,18 @@
-"""Cold answer-key cache builds from three parquet layouts of one split: time and peak RSS.
+"""Cold answer-key cache builds from three parquet layouts of one split: wall time and peak RSS.
 
     .venv/bin/python benchmarks/bench_answer_key_build.py             # 500 scenes at 1440x1080
     .venv/bin/python benchmarks/bench_answer_key_build.py --quick     # 60 scenes, a quick look
-    .venv/bin/python benchmarks/bench_answer_key_build.py --code /tmp/navitrace-3ad5877   # another checkout
+    git archive 3ad5877 | tar -x -C /tmp/navitrace-3ad5877            # (mkdir it first) the code before,
+    .venv/bin/python benchmarks/bench_answer_key_build.py --code /tmp/navitrace-3ad5877   # measured alike
 
 The test split of the synthetic dataset (made once into --data, shared with bench_scoring.py) is
 rewritten as one parquet file in three layouts: one row group of all rows, groups of a fifth of
-them (100 of 500), and groups of one row; each rewrite is kept beside the dataset. For each layout
-a child process (the Python of this run, importing ``scoring`` from --code) loads the answer key
-into an empty cache folder; the parent prints the child's wall time and its own peak RSS, read
-from ``os.wait4`` (not the parent's, which holds a whole row group while writing the layouts).
-It also checks that every layout built the same masks.bin and rasters.bin (by their checksums).
-Target: peak RSS <= 1.5 GB in every layout.
+them (100 of 500) and groups of one row, with pyarrow's default writer settings. The rewrites are
+kept beside the dataset; the one-group rewrite holds the whole split (about 7 GB) while it writes.
+For each layout a child process (this Python, importing ``scoring`` from --code) loads the answer
+key into an empty cache folder, and the figures are that child's own: wall time, and peak RSS from
+``os.wait4`` in a small launcher (see ``LAUNCHER``). Every layout must build the same masks.bin and
+rasters.bin (compared by checksum). Target: peak RSS <= 1.5 GB in every layout.
 """
 
 from __future__ import annotations

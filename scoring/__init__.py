@@ -9,11 +9,12 @@ Public API::
 
 from __future__ import annotations
 
-from scoring.answer_key import AnswerKey, AnswerKeyError, Sample, load_answer_key
+from scoring.answer_key import AnswerKey, Sample, load_answer_key
+from scoring.errors import AnswerKeyError, SubmissionError
 from scoring.evaluate import Evaluation, RowResult, check_submission, score_submission
 from scoring.prediction import Reason, parse_prediction
 from scoring.row import NAVITRACE_BASELINE_RAW, GroundTruth, RowScore, normalise, score_row
-from scoring.submission import MAX_FILE_BYTES, Submission, SubmissionError, read_submission
+from scoring.submission import MAX_FILE_BYTES, Submission, read_submission
 from scoring.version import __version__
 
 __all__ = [

@@ -1,8 +1,8 @@
 """The answer key: a split's ground truth in a compact on-disk cache.
 
-Loads any dataset in the NaviTrace schema through ``datasets.load_dataset`` (a Hub repo id,
-private ones with a token, or a local folder in the Hub layout ``data/{split}-*.parquet``),
-streaming so memory stays bounded, and keeps what scoring needs under ``cache_dir``:
+Reads any dataset in the NaviTrace schema (a Hub repo id, private ones with a token, or a local
+folder in the Hub layout ``data/{split}-*.parquet``; see ``answer_key_source``) a few rows at a
+time whatever its row groups (``answer_key_build``), and keeps what scoring needs under ``cache_dir``:
 
     {cache_dir}/answer-keys/{key}/index.json      samples, traces, categories, metadata, sizes
                                   /masks.bin       every label mask, uint8 when all labels fit
@@ -37,6 +37,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 from scoring.answer_key_build import build_cache
+from scoring.answer_key_source import SplitFiles, file_digest, resolve_split
+from scoring.answer_key_source import dataset_revision as dataset_revision  # re-exported: its old home
+from scoring.answer_key_source import local_split_files as local_split_files
+from scoring.errors import AnswerKeyError
 from scoring.row import GroundTruth
 
 log = logging.getLogger(__name__)
@@ -45,10 +49,6 @@ CACHE_FORMAT = 3  # bump when the cache layout changes: old caches are then rebu
 CHECKSUMS = "checksums.json"
 CHECKED = ("index.json", "masks.bin", "rasters.bin")  # what scoring reads
 Progress = Callable[[int, int | None], None]
-
-
-class AnswerKeyError(Exception):
-    """The dataset cannot be used as an answer key (not found, wrong schema, no ground truth)."""
 
 
 @dataclass(frozen=True)
@@ -167,8 +167,8 @@ def load_answer_key(
 
     A missing or damaged cache is (re)built; ``progress(done, total)`` reports the build.
     """
-    source, revision = dataset_revision(dataset, split, token)
-    key = hashlib.sha256(json.dumps([CACHE_FORMAT, source, split, revision]).encode()).hexdigest()[:24]
+    files = resolve_split(dataset, split, token)
+    key = hashlib.sha256(json.dumps([CACHE_FORMAT, files.source, split, files.revision]).encode()).hexdigest()[:24]
     root = Path(cache_dir) / "answer-keys"
     folder = root / key
     if folder.exists():
@@ -178,7 +178,7 @@ def load_answer_key(
             log.warning("answer-key cache %s is damaged (%s); rebuilding it", folder, error)
             shutil.rmtree(folder, ignore_errors=True)
     try:
-        _build_into(folder, source, split, revision, token, progress)
+        _build_into(folder, files, token, progress)
     except OSError as error:  # mostly a full disk: say which cache, not which staging file
         raise OSError(error.errno, f"cannot build the answer-key cache in {root}: {error.strerror or error}") from error
     # Just built and hashed (by this process, or by one that won the rename race a moment ago):
@@ -186,16 +186,14 @@ def load_answer_key(
     return AnswerKey(folder, verify=False)
 
 
-def _build_into(
-    folder: Path, source: str, split: str, revision: str, token: str | None, progress: Progress | None
-) -> None:
+def _build_into(folder: Path, files: SplitFiles, token: str | None, progress: Progress | None) -> None:
     folder.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{folder.name}-", dir=folder.parent))
     try:
-        build_cache(source, split, token, staging, progress)
+        build_cache(files, token, staging, progress)
         index_path = staging / "index.json"
         index = json.loads(index_path.read_text("utf-8"))
-        index.update(format=CACHE_FORMAT, dataset=source, split=split, revision=revision)
+        index.update(format=CACHE_FORMAT, dataset=files.source, split=files.split, revision=files.revision)
         index_path.write_text(json.dumps(index), "utf-8")
         write_checksums(staging)
         try:
@@ -209,7 +207,7 @@ def _build_into(
 
 
 def write_checksums(folder: Path) -> None:
-    sums = {name: _file_digest(folder / name) for name in CHECKED}
+    sums = {name: file_digest(folder / name) for name in CHECKED}
     (folder / CHECKSUMS).write_text(json.dumps(sums), "utf-8")
 
 
@@ -220,50 +218,5 @@ def verify_checksums(folder: Path) -> None:
     except (OSError, ValueError) as error:
         raise AnswerKeyError(f"answer-key cache {folder} has no readable {CHECKSUMS}: {error}") from error
     for name in CHECKED:
-        if _file_digest(folder / name) != sums.get(name):
+        if file_digest(folder / name) != sums.get(name):
             raise AnswerKeyError(f"{folder / name} does not match its checksum: the file is damaged")
-
-
-def dataset_revision(dataset: str | Path, split: str, token: str | None = None) -> tuple[str, str]:
-    """``(source, revision)``: the Hub commit of a repo id, or a content hash of a local folder."""
-    path = Path(dataset).expanduser()
-    if path.exists():
-        files = local_split_files(path, split)
-        digest = hashlib.sha256()
-        for file in files:
-            digest.update(file.name.encode())
-            digest.update(_file_digest(file).encode())
-        return str(path.resolve()), "sha256:" + digest.hexdigest()[:16]
-    return str(dataset), _hub_revision(str(dataset), split, token)
-
-
-def local_split_files(folder: Path, split: str) -> list[Path]:
-    files = sorted((folder / "data").glob(f"{split}-*.parquet"))
-    if not files:
-        raise AnswerKeyError(f"no data/{split}-*.parquet in {folder}: expected a dataset in the Hub layout")
-    return files
-
-
-def _file_digest(file: Path) -> str:
-    digest = hashlib.sha256()
-    with open(file, "rb") as handle:
-        for chunk in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(chunk)
-    return digest.hexdigest()
-
-
-def _hub_revision(repo_id: str, split: str, token: str | None) -> str:
-    """The commit the Hub resolves ``repo_id`` to, read off the data files ``datasets`` resolved."""
-    import datasets  # deferred: a second of import time the warm local path does not need
-
-    try:
-        builder = datasets.load_dataset_builder(repo_id, token=token)
-    except Exception as error:  # datasets raises many types for "cannot reach / no such repo"
-        raise AnswerKeyError(f"cannot open dataset {repo_id!r}: {error}") from error
-    files = (builder.config.data_files or {}).get(split) or []
-    for name in files:
-        if "@" in str(name):
-            return str(name).split("@", 1)[1].split("/", 1)[0]
-    if not files:
-        raise AnswerKeyError(f"dataset {repo_id!r} has no split {split!r}")
-    return "files:" + hashlib.sha256("\n".join(map(str, files)).encode()).hexdigest()[:16]

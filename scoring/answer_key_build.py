@@ -1,68 +1,63 @@
-"""Building the answer-key cache from a dataset, one small Arrow batch at a time.
+"""Building the answer-key cache from a split's parquet files, a few rows at a time.
 
-Nothing here holds more than a batch of decoded masks (about 12 MB each at 1440x1080 as
-int64), so a 6 GB split builds in bounded memory.
+Each file is read with ``pyarrow.parquet.ParquetFile.iter_batches``: ``BATCH_ROWS`` rows per batch
+and column chunks read through a small buffer, whatever the file's row groups. (A ``datasets``
+stream decodes a whole row group at once, and a writer may put a whole split into one group: 500
+masks at 1440x1080 are 6 GB of int64.) Nothing here holds more than three batches of decoded
+masks (about 12 MB a mask as int64), so a 6 GB split builds in bounded memory whatever its layout:
+under 700 MB of peak RSS for 500 scenes in ``benchmarks/bench_answer_key_build.py``.
 """
 
 from __future__ import annotations
 
 import io
 import json
-from collections.abc import Callable
+import queue
+import threading
+from collections.abc import Callable, Generator
+from contextlib import ExitStack, closing
 from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.parquet as pq
 
+from scoring.answer_key_source import SplitFiles
+from scoring.errors import AnswerKeyError
 from scoring.row import GroundTruth
 
 BATCH_ROWS = 4
+READ_BUFFER_BYTES = 1 << 20  # column chunks are read through this buffer, not whole (pre-buffering is off)
 REQUIRED_COLUMNS = ("sample_id", "embodiments", "segmentation_mask", "ground_truth", "category", "metadata", "image")
+OPTIONAL_COLUMNS = ("task",)
+
+
+_END = object()  # after the last batch
 
 
 class _WideLabels(Exception):
     """A mask holds labels outside 0..255: the build restarts with int32 masks."""
 
 
-def build_cache(source: str, split: str, token: str | None, folder: Path, progress: Callable | None) -> None:
+def build_cache(files: SplitFiles, token: str | None, folder: Path, progress: Callable | None) -> None:
+    """Write ``masks.bin``, ``rasters.bin``, ``images.bin`` and ``index.json`` of ``files`` into ``folder``."""
+    paths = files.local_paths(token)  # downloaded once, even if the build restarts
     try:
-        _build(source, split, token, folder, progress, np.dtype(np.uint8))
+        _build(files, paths, folder, progress, np.dtype(np.uint8))
     except _WideLabels:
-        _build(source, split, token, folder, progress, np.dtype(np.int32))
+        _build(files, paths, folder, progress, np.dtype(np.int32))
 
 
-def _open_stream(source: str, split: str, token: str | None):
-    import datasets  # deferred: only a cache build needs it
-
-    from scoring.answer_key import AnswerKeyError
-
-    try:
-        stream = datasets.load_dataset(source, split=split, streaming=True, token=token)
-    except Exception as error:  # not found, no such split, unreadable files: all reported alike
-        raise AnswerKeyError(f"cannot load split {split!r} of dataset {source!r}: {error}") from error
-    missing = [c for c in REQUIRED_COLUMNS if c not in (stream.features or {})]
-    if missing:
-        raise AnswerKeyError(
-            f"dataset {source!r} split {split!r} lacks column(s) {', '.join(missing)}: not the NaviTrace schema"
-        )
-    total = None
-    if stream.info.splits and split in stream.info.splits:
-        total = stream.info.splits[split].num_examples or None
-    return stream.with_format("arrow"), total
-
-
-def _build(
-    source: str, split: str, token: str | None, folder: Path, progress: Callable | None, dtype: np.dtype
-) -> None:
-    stream, total = _open_stream(source, split, token)
+def _build(files: SplitFiles, paths: list[Path], folder: Path, progress: Callable | None, dtype: np.dtype) -> None:
     entries: list[dict] = []
     any_truth = False
     with (
         open(folder / "masks.bin", "wb") as masks,
         open(folder / "rasters.bin", "wb") as rasters,
         open(folder / "images.bin", "wb") as images,
+        closing(_batches(files, paths)) as batches,  # closes the files at once when the build restarts
     ):
-        for batch in stream.iter(batch_size=BATCH_ROWS):
+        for batch, total in batches:
             for row in range(batch.num_rows):
                 entry = _cache_row(batch, row, dtype, masks, rasters, images)
                 any_truth = any_truth or entry["ground_truth"] is not None
@@ -74,7 +69,88 @@ def _build(
     (folder / "index.json").write_text(json.dumps(index), "utf-8")
 
 
-def _cache_row(batch: pa.Table, row: int, dtype: np.dtype, masks, rasters, images) -> dict:
+def _batches(files: SplitFiles, paths: list[Path]) -> Generator[tuple[pa.RecordBatch, int]]:
+    """``(batch, total rows of the split)`` for every batch of every file, in dataset order."""
+    where = f"split {files.split!r} of dataset {files.source!r}"
+    with ExitStack() as stack:
+        try:
+            readers = [
+                stack.enter_context(pq.ParquetFile(path, buffer_size=READ_BUFFER_BYTES, pre_buffer=False))
+                for path in paths
+            ]
+        except (OSError, pa.ArrowException) as error:  # not parquet, truncated, unreadable
+            raise AnswerKeyError(f"cannot load {where}: {_one_line(error)}") from error
+        names = set(readers[0].schema_arrow.names).intersection(*(r.schema_arrow.names for r in readers))
+        missing = [c for c in REQUIRED_COLUMNS if c not in names]
+        if missing:
+            raise AnswerKeyError(
+                f"dataset {files.source!r} split {files.split!r} lacks column(s) {', '.join(missing)}: "
+                "not the NaviTrace schema"
+            )
+        columns = [*REQUIRED_COLUMNS, *(c for c in OPTIONAL_COLUMNS if c in names)]
+        total = sum(reader.metadata.num_rows for reader in readers)
+        for batch in _read_ahead(_decoded(paths, readers, columns, where)):  # joined before the files close
+            yield batch, total
+
+
+def _decoded(
+    paths: list[Path], readers: list[pq.ParquetFile], columns: list[str], where: str
+) -> Generator[pa.RecordBatch]:
+    for path, reader in zip(paths, readers):
+        try:
+            yield from reader.iter_batches(batch_size=BATCH_ROWS, columns=columns)
+        except (OSError, pa.ArrowException) as error:  # a damaged page, a row group that does not decode
+            raise AnswerKeyError(f"cannot load {where}: {path.name}: {_one_line(error)}") from error
+
+
+def _one_line(error: BaseException) -> str:
+    """pyarrow's message on one line (its parquet errors end lines within)."""
+    return " ".join(str(error).split())
+
+
+def _read_ahead(batches: Generator[pa.RecordBatch]) -> Generator[pa.RecordBatch]:
+    """``batches``, the next one decoded in a thread while the caller works on this one.
+
+    pyarrow decodes without the GIL, and decoding is about half of a build (the nested int64
+    masks), the other half rasterising traces and writing: overlapped, a build takes about the
+    longer of the two. At most three batches are alive: the caller's, one queued, one in hand.
+    """
+    queued: queue.Queue = queue.Queue(maxsize=1)
+    stop = threading.Event()
+
+    def put(item: object) -> bool:
+        while not stop.is_set():
+            try:
+                queued.put(item, timeout=0.1)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def read() -> None:
+        with closing(batches):
+            try:
+                for batch in batches:
+                    if not put(batch):
+                        return
+            except BaseException as error:  # handed to the caller, raised there
+                put(error)
+                return
+            put(_END)
+
+    reader = threading.Thread(target=read, name="answer-key-read-ahead", daemon=True)
+    reader.start()
+    try:
+        while (item := queued.get()) is not _END:
+            if isinstance(item, BaseException):
+                raise item
+            yield item
+    finally:
+        stop.set()  # the caller stopped early (a restart, an error): the reader stops at its next put
+        reader.join()
+
+
+def _cache_row(batch: pa.RecordBatch, row: int, dtype: np.dtype, masks, rasters, images) -> dict:
     sample_id = batch.column("sample_id")[row].as_py()
     mask = _mask_array(batch.column("segmentation_mask")[row], sample_id)
     if dtype == np.uint8 and len(mask) and (mask.min() < 0 or mask.max() > 255):
@@ -112,8 +188,6 @@ def _cache_row(batch: pa.Table, row: int, dtype: np.dtype, masks, rasters, image
 
 def _mask_array(cell: pa.Scalar, sample_id: str) -> np.ndarray:
     """An ``H x W`` int64 array from a list<list<int>> cell, without Python ints."""
-    from scoring.answer_key import AnswerKeyError
-
     if not cell.is_valid:
         raise AnswerKeyError(f"sample {sample_id!r} has no segmentation_mask")
     rows = cell.values

@@ -24,11 +24,20 @@ from typing import BinaryIO
 import leaderboard.audit as audit
 from leaderboard.answer_keys import AnswerKeys
 from leaderboard.config import Settings
-from leaderboard.errors import InvalidAction, NotAuthorised, Rejected
+from leaderboard.errors import InvalidAction, NotAuthorised, NotFound, Rejected
 from leaderboard.intake import Intake, Receipt, check_user
 from leaderboard.metadata import Metadata
 from leaderboard.moderation import Moderation
-from leaderboard.records import APPROVAL_PENDING, FINISHED, JobStatus, Reported, Review, ReviewDecision, Split
+from leaderboard.records import (
+    APPROVAL_PENDING,
+    FINISHED,
+    JobStatus,
+    Reported,
+    Review,
+    ReviewDecision,
+    Split,
+    upload_path,
+)
 from leaderboard.registry import Entry, Registry
 from leaderboard.report import Report
 from leaderboard.results import read_rows, read_summary
@@ -130,6 +139,15 @@ class Leaderboard:
         if entry.job.status != FINISHED:
             raise InvalidAction(f"submission {submission_id} is {entry.status}: there are no row scores yet")
         return read_rows(self.requests, entry.submission_id)
+
+    def uploaded_file(self, submission_id: str, user: str | None = None) -> bytes:
+        """The file exactly as its submitter sent it: to them (test or validation) and to maintainers."""
+        entry = self.registry.entry(submission_id.strip())
+        self._check_owner(entry, user)
+        data = self.requests.read(upload_path(entry.submission_id))
+        if data is None:
+            raise NotFound(f"the file of submission {entry.submission_id} is missing")
+        return data
 
     def quota_left(self, user: str) -> int:
         """Test submissions the user may still make in the rolling 24 hours."""

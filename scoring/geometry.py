@@ -43,15 +43,6 @@ def resample(trace: Trace, length: int) -> Trace:
     return np.column_stack((np.interp(at, where, trace[:, 0]), np.interp(at, where, trace[:, 1])))
 
 
-def to_common_length(prediction: Trace, truth: Trace) -> tuple[Trace, Trace]:
-    """Resample the shorter of the two traces to the longer one's length."""
-    if len(prediction) < len(truth):
-        return resample(prediction, len(truth)), truth
-    if len(truth) < len(prediction):
-        return prediction, resample(truth, len(prediction))
-    return prediction, truth
-
-
 def rasterise_truth(trace: Trace, height: int, width: int) -> Pixels:
     """Pixels of a ground-truth trace drawn with anti-aliased lines (METRIC.md, step 1).
 

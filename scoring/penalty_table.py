@@ -39,12 +39,6 @@ def penalty_lookup() -> dict[str, NDArray[np.float64]]:
     return lookup
 
 
-@lru_cache(maxsize=1)
-def label_names() -> dict[int, str]:
-    text = resources.files("scoring").joinpath("category_penalty.tsv").read_text("utf-8")
-    return {int(r["id"]): r["category"] for r in csv.DictReader(text.splitlines(), delimiter="\t")}
-
-
 def penalties_at(labels: NDArray[np.integer], embodiment: str) -> NDArray[np.float64]:
     """Scaled penalty of each label value; labels outside 0..255 (or not in the table) cost 0."""
     table = penalty_lookup()[embodiment]

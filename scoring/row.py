@@ -95,9 +95,9 @@ def score_row(
     costs = penalties_at(labels[pixels[:, 0], pixels[:, 1]], embodiment)
     best: tuple[float, float, float, float, int] | None = None
     for index, truth in enumerate(truths):
-        if len(current) < len(truth.points):
-            # Reference carry-over: the resampled prediction replaces it for later truths.
-            current = resample(current, len(truth.points))
+        carried = carried_over(current, truth)
+        if carried is not current:
+            current = carried
             pixels = line_pixels(current, height, width)
             costs = penalties_at(labels[pixels[:, 0], pixels[:, 1]], embodiment)
         reference = truth.points if len(truth.points) == len(current) else resample(truth.points, len(current))
@@ -113,6 +113,23 @@ def score_row(
         return RowScore.invalid(Reason.OFF_IMAGE)
     raw, dtw, fde, penalty, index = best
     return RowScore("valid", None, normalise(raw, baseline_raw), dtw, fde, penalty, raw, index)
+
+
+def carried_over(prediction: Trace, truth: GroundTruth) -> Trace:
+    """The prediction compared with ``truth`` (METRIC.md step 2, the reference's carry-over).
+
+    A prediction shorter than the truth is resampled to the truth's length, and the resampled
+    trace replaces it for every later truth; a longer or equal one is kept as it is.
+    """
+    return resample(prediction, len(truth.points)) if len(prediction) < len(truth.points) else prediction
+
+
+def prediction_as_compared(prediction: Trace, truths: Sequence[GroundTruth], index: int) -> Trace:
+    """The prediction exactly as ``score_row`` compared it with ``truths[index]``."""
+    current = np.asarray(prediction, dtype=np.float64)
+    for truth in truths[: index + 1]:
+        current = carried_over(current, truth)
+    return current
 
 
 def semantic_penalty(pixels: Pixels, costs: NDArray[np.float64], truth_pixels: Pixels) -> float:

@@ -29,6 +29,10 @@ REQUIRED_COLUMNS = ("sample_id", "embodiment", "prediction")
 MAX_FILE_BYTES = 64 * 1024 * 1024  # a full test split with long reasoning texts is ~30 MB
 MAX_LISTED_CHARS = 120  # header names quoted in a message, all together
 
+# Fields as long as the file may be (a model's long raw answer is fine): the file's size cap bounds
+# them. Set once, for the process: the limit is global to the csv module.
+csv.field_size_limit(2**31 - 1)
+
 
 @dataclass(frozen=True)
 class SubmittedRow:
@@ -83,7 +87,6 @@ def _read_file(path: Path, max_bytes: int) -> bytes:
 
 
 def _parse(text: str, key: AnswerKey, max_bytes: int) -> Submission:
-    csv.field_size_limit(max(csv.field_size_limit(), max_bytes))  # long model answers are fine
     text, stand_in = hold_lone_crs(text)
     reader = csv.reader(lines(text), delimiter="\t", quotechar='"', strict=True)
     try:

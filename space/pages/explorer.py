@@ -17,11 +17,13 @@ from numpy.typing import NDArray
 from PIL import Image, ImageDraw
 
 from leaderboard.errors import InvalidAction, NotAuthorised, NotFound
-from leaderboard.records import Split, upload_path
+from leaderboard.records import Split
+from leaderboard.service import Leaderboard
 from scoring import AnswerKey, GroundTruth, RowScore, SubmissionError, parse_prediction, read_submission, score_row
 from scoring.field import penalty_field
-from scoring.geometry import line_pixels, resample
+from scoring.geometry import line_pixels
 from scoring.penalty_table import penalty_lookup
+from scoring.row import prediction_as_compared
 
 TRUTH = (34, 197, 94)  # green: the expert traces
 TRUTH_OTHER = (134, 239, 172)
@@ -93,7 +95,7 @@ def picture(
             _trace(draw, truths[i].points, TRUTH if i == chosen else TRUTH_OTHER, width + (1 if i == chosen else 0))
     charged_share = None
     if prediction is not None and len(prediction):
-        current = _as_scored(prediction, truths, chosen)
+        current = prediction_as_compared(prediction, truths, chosen or 0)
         charged, charged_share = _charged(current, field_, sample.height, sample.width)
         if layers.prediction:
             _trace(draw, np.asarray(prediction, dtype=np.float64), PREDICTION, width, dots=True)
@@ -122,15 +124,6 @@ def _chosen(truths: list[GroundTruth], score: RowScore | None, wanted: int | Non
     if score is not None and score.best_gt is not None:
         return score.best_gt
     return 0
-
-
-def _as_scored(prediction: NDArray[np.float64], truths: list[GroundTruth], chosen: int | None) -> NDArray[np.float64]:
-    """The prediction as the scorer saw it when comparing with truth ``chosen`` (METRIC.md step 2 carry-over)."""
-    current = np.asarray(prediction, dtype=np.float64)
-    for truth in truths[: (chosen or 0) + 1]:
-        if len(current) < len(truth.points):
-            current = resample(current, len(truth.points))
-    return current
 
 
 def _charged(
@@ -194,7 +187,7 @@ def _notes(prediction: NDArray[np.float64] | None, width: int, height: int) -> l
 class SubmissionTraces:
     """Predicted traces of validation submissions, for their submitters (a small per-process cache)."""
 
-    def __init__(self, service: object, size: int = 8) -> None:
+    def __init__(self, service: Leaderboard, size: int = 8) -> None:
         self.service = service
         self.size = size
         self._cache: OrderedDict[str, dict[tuple[str, str], str]] = OrderedDict()
@@ -214,7 +207,7 @@ class SubmissionTraces:
         return parsed.trace, None
 
     def _cells(self, submission_id: str, user: str, key: AnswerKey) -> dict[tuple[str, str], str]:
-        view = self.service.status(submission_id, user=user)  # type: ignore[attr-defined]  # owner check
+        view = self.service.status(submission_id, user=user)  # the owner check
         if view.split != Split.VALIDATION:
             raise NotAuthorised(
                 f"submission {submission_id} is a test submission: the explorer shows validation submissions only"
@@ -223,9 +216,7 @@ class SubmissionTraces:
             if submission_id in self._cache:
                 self._cache.move_to_end(submission_id)
                 return self._cache[submission_id]
-        data = self.service.requests.read(upload_path(view.submission_id))  # type: ignore[attr-defined]
-        if data is None:
-            raise NotFound(f"the file of submission {submission_id} is missing")
+        data = self.service.uploaded_file(view.submission_id, user=user)
         try:
             rows = read_submission(data, key).rows
         except SubmissionError as error:

@@ -175,3 +175,12 @@ def test_pending_lists_what_awaits_a_decision_with_the_contact(service: Leaderbo
     assert waiting[0].metadata["contact_email"] == "alice@example.org"
     service.approve(scored, by=MAINTAINER)
     assert service.pending(MAINTAINER) == []
+
+
+def test_the_sent_file_goes_back_to_its_submitter_and_maintainers_only(service, files):
+    receipt = submit(service, files["test-noisy"], user="alice")
+    sent = files["test-noisy"].read_bytes()
+    assert service.uploaded_file(receipt.submission_id, user="alice") == sent
+    assert service.uploaded_file(receipt.submission_id, user=MAINTAINER) == sent
+    with pytest.raises(NotAuthorised):
+        service.uploaded_file(receipt.submission_id, user="mallory")

@@ -12,6 +12,7 @@ import logging
 import signal
 import threading
 
+from leaderboard.metadata import hidden_characters
 from leaderboard.service import Leaderboard
 from scoring.examples import write_example
 from scoring.report import number
@@ -90,7 +91,7 @@ def rows(service: Leaderboard, args: argparse.Namespace) -> int:
     if rows:
         print("\t".join(rows[0]))
         for row in rows:
-            print("\t".join(row.values()))
+            print("\t".join(terminal_safe(value) for value in row.values()))
     return 0
 
 
@@ -102,7 +103,7 @@ def moderate(service: Leaderboard, args: argparse.Namespace) -> int:
 
 def reject(service: Leaderboard, args: argparse.Namespace) -> int:
     review = service.reject(args.submission_id, by=args.by, reason=args.reason)
-    print(f"{args.submission_id}: {review.decision} ({review.reason})")
+    print(f"{args.submission_id}: {review.decision} ({terminal_safe(review.reason or '')})")
     return 0
 
 
@@ -132,7 +133,7 @@ def table(service: Leaderboard, args: argparse.Namespace) -> int:
         kind = "" if row["kind"] == "submission" else f" [{row['kind']}]"
         print(
             f"{rank:>3}  {row['split']:<10}  {number(score):>8}  {number(valid_only):>10}  "
-            f"{shown:>8}  {str(row['model'])[:40]:<40}  {row['submission_id']}{kind}"
+            f"{shown:>8}  {terminal_safe(str(row['model'])[:40]):<40}  {row['submission_id']}{kind}"
         )
     return 0
 
@@ -167,6 +168,16 @@ def audit(service: Leaderboard, args: argparse.Namespace) -> int:
     for entry in service.audit_log(args.by, args.target, args.limit):
         print(json.dumps(entry))
     return 0
+
+
+def terminal_safe(text: str) -> str:
+    r"""``text`` with control and format characters shown as ``\x1b`` escapes: stored text (written
+    before intake refused such characters, or by a hostile dataset) never drives the terminal.
+
+    >>> terminal_safe("M\x1b]0;pwned\x07")
+    'M\\x1b]0;pwned\\x07'
+    """
+    return "".join(c.encode("unicode_escape").decode() if hidden_characters(c) else c for c in text)
 
 
 def _float(value: object) -> float | None:

@@ -29,7 +29,7 @@ from leaderboard.answer_keys import AnswerKeys
 from leaderboard.config import Settings
 from leaderboard.errors import QuotaExceeded, Rejected
 from leaderboard.locks import process_lock
-from leaderboard.metadata import Metadata, quoted
+from leaderboard.metadata import Metadata, look_alike_key, quoted
 from leaderboard.records import PENDING, RUNNING, SPLITS, Request, Split, iso, request_path, upload_path
 from leaderboard.registry import Entry, Registry
 from leaderboard.report import Report
@@ -79,7 +79,9 @@ class Intake:
         digest = hashlib.sha256(data).hexdigest()
         with process_lock(self.settings.locks_folder, "intake"):
             now = self.clock()
-            mine = [e for e in self.registry.entries() if e.same_user(user)]
+            entries = self.registry.entries()
+            mine = [e for e in entries if e.same_user(user)]
+            _check_look_alike(metadata.model, [e for e in entries if not e.same_user(user)])
             repeat = self._repeat(mine, split, digest, now)
             if repeat is not None:
                 log.info("%s re-sent the file of %s: same submission", user, repeat.submission_id)
@@ -170,6 +172,18 @@ def check_user(user: str | None) -> str:
     if not _USER.match(user):
         raise Rejected(f"user {user!r}: expected a Hugging Face user name (letters, digits, '-', '_', '.')")
     return user
+
+
+def _check_look_alike(model: str, others: list[Entry]) -> None:
+    """Refuse a model name that looks exactly like another submitter's but is not the same text
+    (``ＡＬＩＣＥ`` for ``alice``): on the board nobody could tell the two entries apart."""
+    key = look_alike_key(model)
+    alike = sorted({e.metadata.model for e in others if look_alike_key(e.metadata.model) == key})
+    if alike and model not in alike:
+        raise Rejected(
+            f"model name {quoted(model)} looks the same as {quoted(alike[0])}, another submitter's entry: "
+            "expected a name readers can tell apart (or the exact same spelling, if it is the same model)"
+        )
 
 
 def _check_split(split: str) -> Split:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields, replace
 
@@ -108,6 +109,29 @@ def parse_parameters(value: object) -> float | None:
     return number / 1e9 if number > 10_000 else number
 
 
+def hidden_characters(text: str, allowed: str = "") -> list[str]:
+    r"""Control and format characters (Unicode Cc, Cf) in ``text``, as ``U+200B`` names, except ``allowed``.
+
+    Zero-width spaces and bidi overrides make ``alice\u200b-test`` look exactly like ``alice-test``;
+    escape sequences retitle and clear a maintainer's terminal.
+
+    >>> hidden_characters("alice\u200b-test"), hidden_characters("a\nb", allowed="\n")
+    (['U+200B'], [])
+    """
+    found = {c for c in text if c not in allowed and unicodedata.category(c) in ("Cc", "Cf")}
+    return [f"U+{ord(c):04X}" for c in sorted(found)]
+
+
+def look_alike_key(name: str) -> str:
+    """What two names that look the same share: NFKC-normalised, case-folded, without Cc/Cf characters.
+
+    >>> look_alike_key("ＡＬＩＣＥ-Test") == look_alike_key("alice-test")
+    True
+    """
+    text = unicodedata.normalize("NFKC", name).casefold()
+    return "".join(c for c in text if unicodedata.category(c) not in ("Cc", "Cf"))
+
+
 def quoted(value: object) -> str:
     """``value`` for a message: its repr, cut to a short prefix so a refusal never echoes a huge input."""
     text = str(value)
@@ -129,6 +153,11 @@ def _text(name: str, value: object, limit: int, one_line: bool = True) -> str | 
         raise Rejected(f"{name} has {len(text)} characters, expected at most {limit}")
     if one_line and any(c in text for c in "\r\n\t"):
         raise Rejected(f"{name} {quoted(text)}: expected one line")
+    hidden = hidden_characters(text, allowed="" if one_line else "\r\n\t")
+    if hidden:
+        raise Rejected(
+            f"{name} holds invisible or control characters ({', '.join(hidden[:5])}): expected visible text only"
+        )
     return text or None
 
 

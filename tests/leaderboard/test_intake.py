@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 from leaderboard.errors import Rejected
-from leaderboard.records import request_path, upload_path
+from leaderboard.records import Reported, reported_path, request_path, upload_path
 from leaderboard.service import Leaderboard
 from leaderboard.storage import LocalStorage, StorageError
 from tests.service_fixtures import submit
@@ -143,3 +143,25 @@ def test_the_same_file_from_another_user_or_after_the_window_is_a_new_submission
 def test_the_user_name_is_matched_without_case(service: Leaderboard, files):
     first = submit(service, files["test-noisy"], user="Alice")
     assert submit(service, files["test-noisy"], user="alice").submission_id == first.submission_id
+
+
+def test_a_look_alike_of_another_submitters_model_name_is_refused(service: Leaderboard, files):
+    submit(service, files["test-noisy"], user="alice", model="alice-test")
+    with pytest.raises(Rejected, match="looks the same as 'alice-test', another submitter's entry"):
+        submit(service, files["test-noisy1"], user="mallory", model="ＡＬＩＣＥ-Test")
+    # one's own names may vary in case; the exact same spelling is another run of the same model
+    submit(service, files["test-noisy3"], user="alice", model="Alice-Test")
+    submit(service, files["test-noisy2"], user="bob", model="Alice-Test")
+
+
+def test_the_cli_table_never_prints_control_characters(service: Leaderboard, files, capsys):
+    import argparse
+
+    from leaderboard import commands
+
+    # written before intake refused such characters: stored text is shown escaped, never run
+    old = Reported("old", "Old\x1b]0;pwned\x07", 1.0, "https://example.org/p")
+    service.requests.commit({reported_path("old"): old.to_bytes()}, message="an old record")
+    commands.table(service, argparse.Namespace(json=False))
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\x07" not in out and "Old\\x1b]0;pwned\\x07" in out

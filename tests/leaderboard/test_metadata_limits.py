@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from leaderboard import Rejected
@@ -54,3 +56,21 @@ def test_no_refusal_echoes_more_than_a_short_prefix(field: str):
     with pytest.raises(Rejected) as refused:
         Metadata.parse(values)
     assert "x" * (QUOTE + 1) not in str(refused.value)
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "named"),
+    [
+        ("model", "alice\u200b-test", "U+200B"),  # zero-width space
+        ("model", "evil\u202egnp.exe", "U+202E"),  # right-to-left override
+        ("organization", "Lab\x1b]0;pwned\x07", "U+0007, U+001B"),  # a terminal escape (OSC, ended by BEL)
+        ("description", "two\nlines are fine, a bell\x07 is not", "U+0007"),
+    ],
+)
+def test_invisible_and_control_characters_are_refused_by_name(field: str, value: str, named: str):
+    with pytest.raises(Rejected, match=re.escape(f"{field} holds invisible or control characters ({named}")):
+        Metadata.parse({"model": "m", field: value})
+
+
+def test_a_multi_line_description_is_still_welcome():
+    assert Metadata.parse({"model": "m", "description": "line one\r\nline two\tindented"}).description

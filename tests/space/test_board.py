@@ -74,3 +74,21 @@ def test_a_thousand_entries_render_in_one_table():
     many = [row(f"model-{i}", i / 10, per_embodiment={"Human": 1.0}) for i in range(1000)]
     html = board.render(many, board.BoardView(groups=frozenset(board.GROUPS)))
     assert html.count("<tr") == 1001 and "model-999" in html
+
+
+def test_a_huge_search_is_cut_before_it_is_split_and_matched(monkeypatch):
+    seen: list[int] = []
+    original = board._matches
+
+    def spy(haystack: str, words: list[str]) -> bool:
+        seen.append(len(words))
+        return original(haystack, words)
+
+    monkeypatch.setattr(board, "_matches", spy)
+    query = "kit " * 500_000  # 2 MB
+    assert [r["model"] for r in board.select(ROWS, board.BoardView(query=query))] == [
+        "Beta",
+        "Straight forward (baseline)",
+    ]
+    assert max(seen) == 1  # one distinct word, from the first MAX_QUERY characters only
+    assert len(board.query_words("a b c d e f g h i j k " + "x" * 10_000)) == board.MAX_WORDS

@@ -7,7 +7,7 @@ import pytest
 
 from leaderboard import NotAuthorised
 from scoring import score_row
-from space.pages.explorer import PREDICTION, Layers, SubmissionTraces, picture
+from space.pages.explorer import CHARGED, PREDICTION, Layers, SubmissionTraces, picture
 from tests.service_fixtures import submit
 
 
@@ -42,3 +42,22 @@ def test_traces_of_a_submission_are_for_its_submitter_and_validation_only(servic
     hidden = submit(service, files["test-noisy"]).submission_id
     with pytest.raises(NotAuthorised, match="validation submissions only"):
         traces.trace(hidden, "alice", validation_key, sample.sample_id, sample.embodiments[0])
+
+
+def test_charged_pixels_are_painted_in_one_operation_not_one_call_each(validation_key, monkeypatch):
+    # Issue 14: one ellipse per charged pixel made a 2,000-point zigzag cost 6-7 s of CPU per draw.
+    from PIL import ImageDraw
+
+    from tests.hardening.input.input_giants import zigzag
+
+    calls = []
+    original = ImageDraw.ImageDraw.ellipse
+    monkeypatch.setattr(
+        ImageDraw.ImageDraw, "ellipse", lambda self, *a, **k: calls.append(1) or original(self, *a, **k)
+    )
+    sample, embodiment = next(iter(validation_key.expected_rows()))
+    trace = np.array(zigzag(sample.width, sample.height, 200), dtype=np.float64)
+    shown = picture(validation_key, sample.sample_id, embodiment, trace)
+    painted = np.asarray(shown.image) == np.array(CHARGED, dtype=np.uint8)
+    assert shown.charged_share and painted.all(axis=-1).sum() > 1000  # many charged pixels...
+    assert len(calls) <= 200 + 2 * (shown.n_truths + 1)  # ...yet only the trace's own dots and ends are drawn

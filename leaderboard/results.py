@@ -17,12 +17,13 @@ from scoring.evaluate import ROW_COLUMNS, Evaluation, write_rows_for_people
 from scoring.summary import Summary
 
 
-def result_files(submission_id: str, evaluation: Evaluation) -> dict[str, bytes]:
-    """The files recording ``evaluation``, to commit together with the job's FINISHED state."""
+def result_files(submission_id: str, evaluation: Evaluation, summary: Summary) -> dict[str, bytes]:
+    """The files recording ``evaluation``, to commit together with the job's FINISHED state.
+
+    ``summary`` is what may be said of it (``disclosure.withhold_small_groups``); the rows keep every row.
+    """
     return {
-        summary_path(submission_id): (
-            json.dumps(evaluation.summary.to_dict(), indent=1, sort_keys=True) + "\n"
-        ).encode(),
+        summary_path(submission_id): (json.dumps(summary.to_dict(), indent=1, sort_keys=True) + "\n").encode(),
         rows_path(submission_id): rows_tsv(evaluation),
     }
 

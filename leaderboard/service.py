@@ -71,7 +71,9 @@ class SubmissionView:
     report: dict = field(default_factory=dict)  # the intake report
 
     def as_dict(self) -> dict:
-        return asdict(self)
+        data = asdict(self)
+        data["summary"] = self.summary.to_dict() if self.summary else None  # its stored JSON form
+        return data
 
 
 class Leaderboard:

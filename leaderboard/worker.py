@@ -30,9 +30,10 @@ from filelock import Timeout
 import leaderboard.audit as audit
 from leaderboard.answer_keys import AnswerKeys
 from leaderboard.config import Settings
+from leaderboard.disclosure import withhold_small_groups
 from leaderboard.locks import process_lock
 from leaderboard.queue import Decision, Holder, next_job
-from leaderboard.records import FAILED, FINISHED, PENDING, RUNNING, Job, iso, job_path, upload_path
+from leaderboard.records import FAILED, FINISHED, PENDING, RUNNING, Job, Split, iso, job_path, upload_path
 from leaderboard.registry import Entry, Registry
 from leaderboard.results import result_files
 from leaderboard.storage import StorageError
@@ -213,7 +214,9 @@ class Worker:
             log.exception("scoring %s failed", submission_id)
             message = f"scoring failed because of a problem on the server; {SERVER_PROBLEM}"
             return {"status": FAILED, "failure": "server", "message": message}, {}, None
-        summary = evaluation.summary
+        # Test results say nothing over fewer than k valid rows (leaderboard/disclosure.py).
+        min_rows = self.settings.min_rows_per_figure if split == Split.TEST else 1
+        summary = withhold_small_groups(evaluation, min_rows)
         outcome = {
             "status": FINISHED,
             "failure": None,
@@ -221,7 +224,7 @@ class Worker:
             "scorer_version": summary.scorer_version,
             "dataset_revision": summary.dataset_revision,
         }
-        return outcome, result_files(submission_id, evaluation), summary.score
+        return outcome, result_files(submission_id, evaluation, summary), summary.score
 
     def _give_up(self, entry: Entry) -> None:
         now = self.clock()

@@ -28,10 +28,17 @@ class Summary:
     baseline_raw: float | None = None  # the B the scores were normalised with
     scorer_version: str | None = None
     dataset_revision: str | None = None
+    # Figures set to None because too few valid rows stood behind them (the leaderboard's disclosure
+    # rule), e.g. "per_embodiment.Bicycle"; empty for a summary nothing was withheld from.
+    withheld: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, object]:
-        """The JSON object of a stored summary (the same keys, in the same order, as ever)."""
-        return asdict(self)
+        """The JSON object of a stored summary (the same keys, in the same order, as ever; ``withheld``
+        only when something was)."""
+        data = asdict(self)
+        if not self.withheld:
+            del data["withheld"]
+        return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, object]) -> Summary:
@@ -41,4 +48,4 @@ class Summary:
         return cls(**{"score": None, "score_valid_only": None, "coverage": None, **values})  # type: ignore[arg-type]
 
 
-SUMMARY_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Summary))
+SUMMARY_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Summary) if f.name != "withheld")

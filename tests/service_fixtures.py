@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from leaderboard.config import Settings
+from leaderboard.disclosure import withhold_small_groups
 from leaderboard.service import Leaderboard
 
 
@@ -86,3 +87,10 @@ def submit(service: Leaderboard, path: Path, user: str = "alice", split: str = "
     metadata = {"model": kwargs.pop("model", "Model"), "contact_email": "alice@example.org"}
     metadata.update(kwargs.pop("metadata", {}))  # type: ignore[arg-type]
     return service.submit(path, split=split, user=user, metadata=metadata, **kwargs)  # type: ignore[arg-type]
+
+
+def kept_summary(evaluation, split: str = "test", settings: Settings | None = None):
+    """The summary the service keeps of ``evaluation``: the scorer's numbers, with a test result's
+    figures over fewer than ``min_rows_per_figure`` valid rows withheld (leaderboard/disclosure.py)."""
+    min_rows = (settings or Settings()).min_rows_per_figure if split == "test" else 1
+    return withhold_small_groups(evaluation, min_rows)

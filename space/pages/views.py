@@ -198,6 +198,15 @@ def summary_html(summary: Summary) -> str:
             _mini(name.replace("_", " ").capitalize(), [[esc(k), number(v)] for k, v in _dict(groups).items()])
         )
     parts.append("</div>")
+    if summary.withheld:
+        shown = ", ".join(summary.withheld[:8]) + (" …" if len(summary.withheld) > 8 else "")
+        parts.append(
+            note(
+                f"{len(summary.withheld)} figure(s) withheld, shown as —: too few valid rows stand behind them, so "
+                f"they would tell single rows' test scores ({shown}).",
+                "info",
+            )
+        )
     return "".join(parts)
 
 

@@ -14,7 +14,7 @@ from leaderboard.records import FAILED, RUNNING, Job, job_path
 from leaderboard.results import read_rows
 from leaderboard.service import Leaderboard
 from scoring import score_submission
-from tests.service_fixtures import submit
+from tests.service_fixtures import kept_summary, submit
 
 
 def _finished_entries(service: Leaderboard) -> list[str]:
@@ -34,7 +34,7 @@ def test_a_finished_job_holds_exactly_what_the_scorer_computes(service: Leaderbo
     assert service.status(receipt.submission_id).status == "PENDING"
     assert service.worker.drain() == 1
     view = service.status(receipt.submission_id)
-    expected = score_submission(files["test-noisy"], test_key, baseline_raw=settings.baseline_raw).summary
+    expected = kept_summary(score_submission(files["test-noisy"], test_key, baseline_raw=settings.baseline_raw))
     assert view.status == "FINISHED" and view.attempts == 1 and view.message is None
     assert view.summary == expected  # JSON keeps floats exactly
     assert view.summary.scorer_version and view.summary.dataset_revision == test_key.revision

@@ -31,3 +31,11 @@ def test_audit_changes_read_in_one_line():
     entries = [{"at": "2026-01-01T00:00:00Z", "who": "boss", "action": "approve", "target": "x",
                 "before": {"decision": "pending"}, "after": {"decision": "approved"}}]  # fmt: skip
     assert "decision: pending → approved" in views.audit_table(entries)
+
+
+def test_a_withheld_figure_is_said_to_be_withheld():
+    from scoring.summary import Summary
+
+    summary = Summary(None, None, 0.1, 20, 2, 0, 18, {"Bicycle": None}, withheld=["score", "per_embodiment.Bicycle"])
+    html = views.summary_html(summary)
+    assert "2 figure(s) withheld" in html and "per_embodiment.Bicycle" in html and "—" in html

@@ -42,7 +42,7 @@ def ensure_demo_datasets(
 ) -> tuple[Path, Path]:
     """The synthetic ``(private, public)`` datasets under ``folder``, generated when missing.
 
-    The private copy is made by ``python -m scoring demo-data`` in a child process (on worker
+    The private copy is made by ``python -m synthetic demo-data`` in a child process (on worker
     processes of its own), and the public one derived from it (the copies differ only in the
     test ground truth; rendering twice would double the first start). Each is written to a
     staging folder renamed into place, under a process lock: two processes starting together
@@ -89,8 +89,8 @@ def _generate(out: Path, samples: int, size: tuple[int, int]) -> None:
 
 
 def _start_demo_data(out: Path, samples: int, size: tuple[int, int], public: bool) -> subprocess.Popen[str]:
-    """``python -m scoring demo-data`` in a child process, run from where ``scoring`` is importable."""
-    command = [sys.executable, "-m", "scoring", "demo-data", str(out), "--samples", str(samples)]
+    """``python -m synthetic demo-data`` in a child process, run from where the packages are importable."""
+    command = [sys.executable, "-m", "synthetic", "demo-data", str(out), "--samples", str(samples)]
     command += ["--size", f"{size[0]}x{size[1]}", "--seed", str(DEMO_SEED)] + (["--public"] if public else [])
     where = Path(scoring.__file__).resolve().parents[1]
     return subprocess.Popen(command, cwd=where, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)

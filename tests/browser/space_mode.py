@@ -54,7 +54,8 @@ def start_oidc(folder: Path) -> tuple[str, subprocess.Popen, Path]:
             missing(f"`npm ci` in {OIDC} failed ({done.returncode}): {(done.stderr or done.stdout)[-1500:]}")
     port, log = free_port(), folder / "oidc.log"
     with open(log, "wb") as out:
-        process = subprocess.Popen([str(node), "provider.mjs", str(port)], cwd=OIDC, stdout=out, stderr=subprocess.STDOUT)
+        command = [str(node), "provider.mjs", str(port)]
+        process = subprocess.Popen(command, cwd=OIDC, stdout=out, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + START_TIMEOUT_S
     while time.monotonic() < deadline:
@@ -78,7 +79,7 @@ def self_signed(folder: Path) -> tuple[Path, Path]:
 
     key = ec.generate_private_key(ec.SECP256R1())
     name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "127.0.0.1")])
-    now = datetime.datetime.now(datetime.timezone.utc)
+    now = datetime.datetime.now(datetime.UTC)
     cert = (
         x509.CertificateBuilder()
         .subject_name(name)

@@ -35,7 +35,7 @@ class SpaceSettings:
     local_sign_in: str = "loopback"
     allowed_hosts: tuple[str, ...] = ()
     uploads_per_minute: int = 6  # per signed-in user
-    upload_mb_per_hour: int = 300  # per signed-in user: five files at the 60 MB limit
+    upload_mb_per_hour: int = 320  # per signed-in user: five files at the 64 MB limit
     checks_per_minute: int = 6  # file checks per signed-in user
     anonymous_calls_per_minute: int = 600  # event calls per client without a session
     max_call_kb: int = 64  # the body of one event call (not an upload)

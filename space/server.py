@@ -17,8 +17,8 @@ import gradio as gr
 
 from leaderboard import Settings
 from scoring import MAX_FILE_BYTES
-from space import guard
 from space.auth import local_sign_in
+from space.guard import Guard, app_kwargs
 from space.settings import SpaceSettings
 from space.theme import CSS, THEME
 
@@ -35,7 +35,7 @@ def launch(demo: gr.Blocks, settings: Settings, space: SpaceSettings, **extra: A
     demo.launch(
         server_name=space.server_name,
         server_port=space.server_port,
-        app_kwargs=guard.app_kwargs(guard.Guard(space, MAX_FILE_BYTES), local_sign_in(space)),
+        app_kwargs=app_kwargs(Guard(space, MAX_FILE_BYTES), local_sign_in(space)),
         allowed_paths=[],
         blocked_paths=private_paths(settings),
         max_file_size=MAX_FILE_BYTES,

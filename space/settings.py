@@ -29,10 +29,10 @@ class SpaceSettings:
     """
 
     space_id: str | None = None
-    space_hosts: tuple[str, ...] = ()
     server_name: str = "127.0.0.1"
     server_port: int = 7860
     local_sign_in: str = "loopback"
+    space_hosts: tuple[str, ...] = ()
     allowed_hosts: tuple[str, ...] = ()
     uploads_per_minute: int = 6  # per signed-in user
     upload_mb_per_hour: int = 320  # per signed-in user: five files at the 64 MB limit

@@ -31,7 +31,8 @@ server.service.on("beforeTokenSigning", (token, req) => {
     preferred_username: who.user,
     name: `${who.user} (test)`,
     profile: `https://huggingface.co/${who.user}`,
-    picture: `https://huggingface.co/avatars/${who.user}.svg`,
+    // A picture that needs no network (the Hub's avatars are not reachable from the tests)
+    picture: "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 1 1'%3E%3Crect width='1' height='1' fill='%2310b981'/%3E%3C/svg%3E",
   });
 });
 server.service.on("beforeResponse", (response, req) => {

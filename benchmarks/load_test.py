@@ -129,7 +129,11 @@ def uploader(url: str, user: str, path: Path, go: threading.Barrier, deadline: f
     try:
         cookie = httpx.post(f"{url}/local-auth/sign-in", data={"user": user}, timeout=60).cookies["session"]
         client = Client(
-            url, verbose=False, headers={"Cookie": f"session={cookie}"}, download_files=False, analytics_enabled=False
+            url,
+            verbose=False,
+            headers={"Cookie": f"session={cookie}", "Origin": url},  # the app refuses a signed-in change without Origin
+            download_files=False,
+            analytics_enabled=False,
         )
         go.wait()
         report = client.predict(handle_file(str(path)), "test", api_name="/check_file")[0]

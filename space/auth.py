@@ -8,6 +8,10 @@ from the signed session cookie of the request, never from the browser's inputs.
 - Anywhere else, a *local development* sign-in: a form posts a user name to
   ``/local-auth/sign-in``, which stores it in the same signed session (a secret made at start-up),
   so the handlers cannot tell the difference. The page says clearly that this is not Hugging Face.
+
+Either way the session is also known on the server (``space.guard.Keeper``): signing out closes it
+there, so a copy of the cookie is worth nothing afterwards. Where a request may come from (its
+``Host`` and ``Origin``) is checked once for every route, these included, by ``space.guard.Door``.
 """
 
 from __future__ import annotations
@@ -15,7 +19,6 @@ from __future__ import annotations
 import logging
 import secrets
 import time
-from urllib.parse import urlsplit
 
 import gradio as gr
 from fastapi import Request
@@ -26,6 +29,7 @@ from starlette.routing import Route
 
 from leaderboard import Leaderboard, Rejected
 from leaderboard.intake import check_user
+from space.guard import SESSION_HOURS
 from space.pages.about import LOCAL_SIGN_IN
 from space.pages.html import esc
 from space.settings import SpaceSettings
@@ -34,7 +38,6 @@ log = logging.getLogger(__name__)
 
 SIGN_IN_PATH, SIGN_OUT_PATH = "/local-auth/sign-in", "/local-auth/sign-out"
 LOOPBACK = {"127.0.0.1", "::1", "localhost"}
-SESSION_HOURS = 8
 
 
 class Auth:
@@ -117,10 +120,7 @@ def local_sign_in(space: SpaceSettings) -> dict[str, list]:
                 f"Local sign-in is only for browsers on this machine, and this request came from {host or 'unknown'} "
                 "(set LOCAL_SIGN_IN=anyone to open it to the network)."
             )
-        origin = request.headers.get("origin")
-        if origin and origin != "null" and urlsplit(origin).netloc != request.headers.get("host"):
-            return f"Sign-in from another site ({origin}) is refused."
-        return None
+        return None  # where the request comes from (Host, Origin) is the door's to check: space/guard.py
 
     async def sign_in(request: Request):
         why = problem(request)

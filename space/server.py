@@ -1,10 +1,11 @@
-"""Serving the Blocks: sign-in routes, blocked paths, limits; nothing private is reachable over HTTP.
+"""Serving the Blocks: the guard, sign-in routes, blocked paths, limits; nothing private is reachable over HTTP.
 
 Gradio serves files only from its own cache (uploads and what handlers return), from
 ``allowed_paths`` (none here) and from static paths (none here). ``LEADERBOARD_HOME`` and the
 answer-key cache are also listed as ``blocked_paths``, so even a handler returning a path in
 there by mistake could not publish it. Gradio's ``/monitoring`` routes are off: by default
-``/monitoring/summary`` tells anyone every endpoint's name and call count.
+``/monitoring/summary`` tells anyone every endpoint's name and call count. Who may call and from
+where is ``space.guard``'s, in front of every route.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import gradio as gr
 from leaderboard import Settings
 from scoring import MAX_FILE_BYTES
 from space.auth import local_sign_in
+from space.guard import Guard, app_kwargs
 from space.settings import SpaceSettings
 from space.theme import CSS, THEME
 
@@ -33,7 +35,7 @@ def launch(demo: gr.Blocks, settings: Settings, space: SpaceSettings, **extra: A
     demo.launch(
         server_name=space.server_name,
         server_port=space.server_port,
-        app_kwargs=local_sign_in(space),
+        app_kwargs=app_kwargs(Guard(space, MAX_FILE_BYTES), local_sign_in(space)),
         allowed_paths=[],
         blocked_paths=private_paths(settings),
         max_file_size=MAX_FILE_BYTES,

@@ -3,28 +3,43 @@
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
 from leaderboard.config import SettingsError
 
 SIGN_IN_POLICIES = ("loopback", "anyone", "off")
+_HOST = re.compile(r"^(\[[0-9a-fA-F:]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?$")
 
 
 @dataclass(frozen=True)
 class SpaceSettings:
-    """Where to listen, and how people sign in.
+    """Where to listen, how people sign in, who may call from where, and the limits per caller.
 
-    ``space_id`` is set by Hugging Face on a Space (``SPACE_ID``): sign-in is then Hugging Face OAuth.
-    Anywhere else the app offers a *local development* sign-in (any name), by default only to
-    browsers on this machine (``LOCAL_SIGN_IN=loopback``); ``anyone`` opens it to the network
-    (a private demo), ``off`` disables it.
+    ``space_id`` is set by Hugging Face on a Space (``SPACE_ID``): sign-in is then Hugging Face OAuth,
+    and ``space_hosts`` (``SPACE_HOST``, comma-separated when the Space has a custom domain) are the
+    addresses its pages are served from. Anywhere else the app offers a *local development* sign-in
+    (any name), by default only to browsers on this machine (``LOCAL_SIGN_IN=loopback``); ``anyone``
+    opens it to the network (a private demo), ``off`` disables it. Off a Space the app answers only to
+    its own address (``127.0.0.1``/``localhost`` at its port) and to ``allowed_hosts``
+    (``ALLOWED_HOSTS``: e.g. ``localhost:8080`` when Docker maps the port elsewhere).
+
+    The limits are documented in the README's settings table; ``space/guard.py`` enforces them.
     """
 
     space_id: str | None = None
     server_name: str = "127.0.0.1"
     server_port: int = 7860
     local_sign_in: str = "loopback"
+    space_hosts: tuple[str, ...] = ()
+    allowed_hosts: tuple[str, ...] = ()
+    uploads_per_minute: int = 6  # per signed-in user
+    upload_mb_per_hour: int = 320  # per signed-in user: five files at the 64 MB limit
+    checks_per_minute: int = 6  # file checks per signed-in user
+    anonymous_calls_per_minute: int = 600  # event calls per client without a session
+    max_call_kb: int = 64  # the body of one event call (not an upload)
+    max_sessions: int = 10_000  # signed-in sessions the server keeps; the oldest is signed out past it
 
     @property
     def on_space(self) -> bool:
@@ -39,9 +54,36 @@ class SpaceSettings:
         policy = env.get("LOCAL_SIGN_IN", "").strip().lower() or "loopback"
         if policy not in SIGN_IN_POLICIES:
             raise SettingsError(f"LOCAL_SIGN_IN={policy!r}: expected one of {', '.join(SIGN_IN_POLICIES)}")
+        defaults = cls()
         return cls(
             space_id=env.get("SPACE_ID", "").strip() or None,
+            space_hosts=_hosts(env, "SPACE_HOST"),
             server_name=env.get("GRADIO_SERVER_NAME", "").strip() or "127.0.0.1",
             server_port=int(port_text),
             local_sign_in=policy,
+            allowed_hosts=_hosts(env, "ALLOWED_HOSTS"),
+            uploads_per_minute=_count(env, "UPLOADS_PER_MINUTE", defaults.uploads_per_minute),
+            upload_mb_per_hour=_count(env, "UPLOAD_MB_PER_HOUR", defaults.upload_mb_per_hour),
+            checks_per_minute=_count(env, "CHECKS_PER_MINUTE", defaults.checks_per_minute),
+            anonymous_calls_per_minute=_count(env, "ANONYMOUS_CALLS_PER_MINUTE", defaults.anonymous_calls_per_minute),
+            max_call_kb=_count(env, "MAX_CALL_KB", defaults.max_call_kb),
+            max_sessions=_count(env, "MAX_SESSIONS", defaults.max_sessions),
         )
+
+
+def _count(env: Mapping[str, str], key: str, default: int) -> int:
+    text = env.get(key, "").strip()
+    if not text:
+        return default
+    if not text.isdigit() or int(text) < 1:
+        raise SettingsError(f"{key}={text!r}: expected a whole number of at least 1")
+    return int(text)
+
+
+def _hosts(env: Mapping[str, str], key: str) -> tuple[str, ...]:
+    """``host[:port]`` values, lower-cased; a scheme or a path is refused (``SPACE_HOST`` has neither)."""
+    hosts = tuple(h.strip().lower() for h in env.get(key, "").split(",") if h.strip())
+    for host in hosts:
+        if not _HOST.match(host):
+            raise SettingsError(f"{key}={host!r}: expected a host name with an optional port, e.g. localhost:8080")
+    return hosts

@@ -163,6 +163,14 @@ python -m scoring score pred.tsv --dataset leggedrobotics/navitrace --split vali
 """
 
 
+CHECK_SIGNED_OUT = "Sign in at the top to check a file: files are taken from signed-in users only."
+CHECK_GONE = "This file is no longer on the server (it was refused or submitted): upload it again."
+
+
+def checks_text(per_minute: int, wait: int) -> str:
+    return f"Too many checks: {per_minute} a minute per user. Try again in {wait} s."
+
+
 def quota_text(left: int | None, limit: int) -> str:
     """The quota line on the submit page.
 
@@ -170,7 +178,10 @@ def quota_text(left: int | None, limit: int) -> str:
     'Test submissions left in the last 24 hours: **2 of 3** (validation submissions are not limited).'
     """
     if left is None:
-        return f"Sign in to see your daily limit ({limit} test submissions per 24 hours)."
+        return (
+            f"**Sign in at the top to upload, check and submit a file**: files are taken from signed-in users only "
+            f"({limit} test submissions per user and 24 hours)."
+        )
     return (
         f"Test submissions left in the last 24 hours: **{left} of {limit}** (validation submissions are not limited)."
     )

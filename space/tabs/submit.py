@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+from pathlib import Path
 from typing import Any
 
 import gradio as gr
@@ -9,29 +11,38 @@ import gradio as gr
 from leaderboard import Rejected
 from leaderboard.metadata import MAX_DESCRIPTION, MAX_NAME
 from space.errors import describe, shown
+from space.limits import RateLimit
 from space.pages import about, views
 from space.services import Services
+from space.uploads import Uploads
 
 SPLITS = [
     ("Validation: private score with row-by-row feedback", "validation"),
     ("Test: hidden ground truth, for the leaderboard", "test"),
 ]
+FILE_LABEL = "Predictions TSV"
 OPEN_WEIGHTS = [("yes", "yes"), ("no", "no"), ("not said", "")]
 
 
 def build(services: Services, demo: gr.Blocks) -> gr.Tab:
     service, auth = services.leaderboard, services.auth
     limit = service.settings.test_submissions_per_day
+    uploads, per_minute = Uploads(), services.space.checks_per_minute
+    checks, checking, lock = RateLimit(per_minute, 60), set[str](), threading.Lock()
     with gr.Tab("Submit", id="submit", elem_id="tab-submit") as tab:
         gr.Markdown(about.SUBMIT_HELP, elem_classes="nt-help")
         quota = gr.Markdown(about.quota_text(None, limit), elem_id="quota")
         with gr.Row():
             with gr.Column(scale=1):
                 split = gr.Radio(SPLITS, value="validation", label="Split", elem_id="submit-split")
-                upload = gr.File(
-                    label="Predictions TSV", file_types=[".tsv", ".txt", ".csv"], type="filepath", elem_id="submit-file"
+                upload = gr.File(  # usable once the page knows who is signed in (show_quota)
+                    label=f"{FILE_LABEL}: sign in at the top to upload",
+                    file_types=[".tsv", ".txt", ".csv"],
+                    type="filepath",
+                    interactive=False,
+                    elem_id="submit-file",
                 )
-                check = gr.Button("1 · Check the file", elem_id="check-button")
+                check = gr.Button("1 · Check the file", interactive=False, elem_id="check-button")
             with gr.Column(scale=1):
                 model = gr.Textbox(label="Model name (required)", max_length=MAX_NAME, elem_id="meta-model")
                 organization = gr.Textbox(label="Organisation", max_length=MAX_NAME, elem_id="meta-organization")
@@ -55,21 +66,44 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
         receipt = gr.HTML(elem_id="submit-receipt")
 
     def show_quota(profile: gr.OAuthProfile | None):
+        """The quota, and the file input usable only when signed in (the server refuses anonymous uploads)."""
         user = auth.user(profile)
         with shown():
-            return about.quota_text(service.quota_left(user) if user else None, limit)
+            text = about.quota_text(service.quota_left(user) if user else None, limit)
+        label = FILE_LABEL if user else f"{FILE_LABEL}: sign in at the top to upload"
+        return text, gr.update(interactive=user is not None, label=label), gr.update(interactive=user is not None)
 
-    def run_check(path: str | None, split_: str):
-        """The report (never an exception: a bad file is an answer, shown where the user looks)."""
+    def run_check(path: str | None, split_: str, profile: gr.OAuthProfile | None):
+        """The report (never an exception: a bad file is an answer, shown where the user looks).
+
+        Only for signed-in users, ``CHECKS_PER_MINUTE`` each and one at a time; a refused file is deleted.
+        """
+        closed = gr.update(interactive=False)
+        user = auth.user(profile)
         if not path:
-            return "", gr.update(interactive=False), ""
+            return "", closed, ""
+        if user is None:  # the door refuses anonymous uploads: this path is nobody's to delete
+            return views.note(about.CHECK_SIGNED_OUT, "error"), closed, ""
+        if not Path(path).is_file():
+            return views.note(about.CHECK_GONE, "warn"), closed, ""
+        with lock:
+            wait = None if user in checking else checks.take(user)
+            if user in checking or wait is not None:
+                return views.note(about.checks_text(per_minute, wait or 1), "warn"), gr.skip(), gr.skip()
+            checking.add(user)
         try:
             services.warmup.wait()
-            return views.report_html(service.validate(path, split_)), gr.update(interactive=True), ""
+            report_ = views.report_html(service.validate(path, split_))
+            uploads.hold(user, path)
+            return report_, gr.update(interactive=True), ""
         except Rejected as error:
-            return views.rejected_html(str(error), error.report), gr.update(interactive=False), ""
+            uploads.release(user, path)
+            return views.rejected_html(str(error), error.report), closed, ""
         except Exception as error:
-            return views.note(describe(error), "error"), gr.update(interactive=False), ""
+            return views.note(describe(error), "error"), closed, ""
+        finally:
+            with lock:
+                checking.discard(user)
 
     def on_split(split_: str):
         """Publishing is for test submissions: validation scores stay private."""
@@ -92,6 +126,8 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
         user = auth.require_user(profile, "submit")
         if not path:
             raise gr.Error("Upload a predictions TSV first.")
+        if not Path(path).is_file():
+            return views.note(about.CHECK_GONE, "warn"), gr.skip(), gr.update(interactive=False)
         metadata = {
             "model": model_,
             "organization": org,
@@ -106,9 +142,11 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
         try:
             receipt_ = service.submit(path, split=split_, user=user, metadata=metadata, publish=publish_)
         except Rejected as error:
+            uploads.release(user, path)  # it can never be submitted as it is
             return views.rejected_html(str(error), error.report, "Not submitted"), gr.skip(), gr.skip()
         except Exception as error:  # the quota, the store: said where the user looks
             return views.note(f"Not submitted: {describe(error)}", "error"), gr.skip(), gr.skip()
+        uploads.release(user, path)  # the service keeps its own copy
         services.wakeup()  # score it now, not at the next interval
         with shown():
             html = views.receipt_html(
@@ -117,11 +155,14 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
             return html, about.quota_text(service.quota_left(user), limit), gr.update(interactive=False)
 
     quiet: dict[str, Any] = {"api_visibility": "undocumented"}
-    demo.load(show_quota, None, quota, show_progress="hidden", **quiet)
-    tab.select(show_quota, None, quota, show_progress="hidden", **quiet)
-    upload.change(run_check, [upload, split], [report, submit, receipt], api_name="check_file", **quiet)
-    check.click(run_check, [upload, split], [report, submit, receipt], **quiet)
-    split.change(run_check, [upload, split], [report, submit, receipt], **quiet)
+    signed_in = [quota, upload, check]
+    demo.load(show_quota, None, signed_in, show_progress="hidden", **quiet)
+    tab.select(show_quota, None, signed_in, show_progress="hidden", **quiet)
+    # The three ways to check share two workers: a check reads the whole file (up to 60 MB) into memory.
+    checking_ = {"concurrency_limit": 2, "concurrency_id": "check", **quiet}
+    upload.change(run_check, [upload, split], [report, submit, receipt], api_name="check_file", **checking_)
+    check.click(run_check, [upload, split], [report, submit, receipt], **checking_)
+    split.change(run_check, [upload, split], [report, submit, receipt], **checking_)
     split.change(on_split, split, publish, show_progress="hidden", **quiet)
     fields = [
         upload,

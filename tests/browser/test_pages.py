@@ -135,7 +135,7 @@ def test_a_non_maintainer_sees_no_desk_and_the_server_refuses_every_maintainer_a
 
     cookie = httpx.post(app.url + "/local-auth/sign-in", data={"user": "mallory"}).cookies["session"]
     anonymous = Client(app.url, verbose=False)
-    signed_in = Client(app.url, verbose=False, headers={"Cookie": f"session={cookie}"})
+    signed_in = Client(app.url, verbose=False, headers={"Cookie": f"session={cookie}", "Origin": app.url})
     calls = {
         "/approve": (submission_id, ""),
         "/reject": (submission_id, "spam"),
@@ -165,7 +165,7 @@ def test_a_non_maintainer_sees_no_desk_and_the_server_refuses_every_maintainer_a
 
 def test_a_bad_file_shows_its_validation_message(new_page, app: RunningApp, files):
     page = new_page()
-    page.goto(app.url)  # checking a file needs no sign-in; submitting does
+    sign_in(page, app.url, "betty")  # checking a file needs a sign-in, as uploading does
     open_tab(page, "Submit")
     upload(page, "submit-file", files["bad"])
     report = page.locator("#validation-report")

@@ -102,7 +102,8 @@ class Submitter:
     """One signed-in browser session of ``user``, talking to the Submit tab's API."""
 
     def __init__(self, url: str, user: str, timeout_s: float = 30.0) -> None:
-        self.client = httpx.Client(base_url=url, timeout=timeout_s)
+        # A browser names the page a request comes from; the app refuses signed-in changes that do not.
+        self.client = httpx.Client(base_url=url, timeout=timeout_s, headers={"origin": url})
         try:
             answer = self.client.post("/local-auth/sign-in", data={"user": user}, headers={"origin": url})
         except httpx.HTTPError as error:

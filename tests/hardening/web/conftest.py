@@ -28,7 +28,12 @@ def web_app(
     tmp_path_factory: pytest.TempPathFactory,
     browser_datasets: tuple[Path, Path],
 ) -> Iterator[RunningApp]:
-    running = start_app(tmp_path_factory.mktemp("web-app"), *browser_datasets, TEST_SUBMISSIONS_PER_DAY=str(QUOTA))
+    # These tests upload and check many files per user: the per-user upload and check limits (tested in
+    # test_web_guard.py with an app of their own) are raised out of their way.
+    limits = {"UPLOADS_PER_MINUTE": "10000", "UPLOAD_MB_PER_HOUR": "100000", "CHECKS_PER_MINUTE": "10000"}
+    running = start_app(
+        tmp_path_factory.mktemp("web-app"), *browser_datasets, TEST_SUBMISSIONS_PER_DAY=str(QUOTA), **limits
+    )
     yield running
     stop_app(running)
 

@@ -39,7 +39,8 @@ def test_no_route_endpoint_file_or_log_line_gives_a_secret_away(web_app: Running
             for route in routes:
                 text = web_api.get_text(client, route, 3)  # /gradio_api/dev/reload streams forever
                 found += [f"{who} GET {route} -> {leak}" for leak in leaks(text, seeded.secrets, own.get(who, ()))]
-        upload = web_api.upload(url, web_files.make("validation", seed=99), cookie)
+        # Only a signed-in user may upload; an anonymous caller gets to name the attacker's upload.
+        upload = web_api.upload(url, web_files.make("validation", seed=99), cookie or cookies[ATTACKER])
         for endpoint in web_api.endpoints(web_api.config(url)):
             for text_input in (None, seeded.test_id, seeded.validation_id, seeded.reported_id):
                 answer = web_api.call(url, endpoint.api_name, web_api.plausible(endpoint, text_input, upload), cookie)

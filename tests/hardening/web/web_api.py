@@ -40,8 +40,10 @@ def sign_in(url: str, user: str) -> str:
     return response.cookies["session"]
 
 
-def headers(cookie: str | None) -> dict[str, str]:
-    return {"Cookie": f"session={cookie}"} if cookie else {}
+def headers(cookie: str | None, url: str | None = None) -> dict[str, str]:
+    """The session cookie, and the ``Origin`` a browser on the app's page would send (the app refuses a
+    signed-in change without one: space/guard.py)."""
+    return ({"Cookie": f"session={cookie}"} if cookie else {}) | ({"Origin": url} if url else {})
 
 
 def config(url: str) -> dict:
@@ -78,7 +80,7 @@ def upload(url: str, path: Path, cookie: str | None = None) -> dict:
     """Upload like the browser does; the ``FileData`` to pass as a file input."""
     with open(path, "rb") as handle:
         response = httpx.post(
-            f"{url}/gradio_api/upload", files={"files": (path.name, handle)}, headers=headers(cookie), timeout=60
+            f"{url}/gradio_api/upload", files={"files": (path.name, handle)}, headers=headers(cookie, url), timeout=60
         )
     response.raise_for_status()
     return {"path": response.json()[0], "orig_name": path.name, "meta": {"_type": "gradio.FileData"}}
@@ -93,7 +95,7 @@ def call(
     choices), as the page's do; ``extra`` goes into the request body as it is.
     """
     body = {"data": data, **({"session_hash": session} if session else {}), **extra}
-    with httpx.Client(base_url=url, headers=headers(cookie), timeout=120) as client:
+    with httpx.Client(base_url=url, headers=headers(cookie, url), timeout=120) as client:
         posted = client.post(f"/gradio_api/call/{api_name}", json=body)
         if posted.status_code != 200:
             return Answer(False, f"HTTP {posted.status_code}: {posted.text}")

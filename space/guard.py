@@ -1,0 +1,272 @@
+"""Who may call, and from where: checked here, once, for every request, before any handler runs.
+
+Two ASGI middlewares share one ``Guard``:
+
+``Door`` wraps the whole app, Gradio's CORS answer included, and refuses with 403 and one line:
+
+1. off a Space, a ``Host`` that is not the app's own address (DNS rebinding: a page on
+   ``evil.example`` whose name now points at 127.0.0.1 would otherwise be same-origin with us);
+2. an ``Origin`` that is not one of the app's own pages (on a Space ``https://{SPACE_HOST}`` and
+   ``https://huggingface.co``, which embeds it; locally the app's own address), and
+   ``Origin: null`` (a sandboxed frame, a local file, a redirect from another site);
+3. a request without ``Origin`` that changes something (POST, PUT, PATCH, DELETE) while carrying
+   a session cookie. Browsers send ``Origin`` on every such request, same-site or not, so this can
+   only be a script that copied a cookie (it may add the header: it holds the cookie anyway) or
+   a browser too old to say where it is; a script that sends no cookie has no session to abuse and
+   passes (a scripted submission proves who it is with its own token, never with ambient cookies);
+4. Gradio's ``GET /logout`` from another site (``Sec-Fetch-Site``), which would sign people out.
+
+A refusal carries no ``Access-Control-*`` header: a foreign Origin never gets a CORS answer.
+
+``Keeper`` sits inside the session middleware, where the signed cookie is decoded:
+
+1. a session is worth something only while the server-side ``SessionBook`` knows its id; signing
+   in opens one, signing out (ours or Gradio's ``/logout``) closes it, so a cookie copied before
+   sign-out is worth nothing after;
+2. uploads need a signed-in session; their size (``Content-Length``) and the user's uploads per
+   minute and bytes per hour are checked before a byte is parsed;
+3. every other request body is capped at ``MAX_CALL_KB``; callers without a session may start at
+   most ``ANONYMOUS_CALLS_PER_MINUTE`` events per client.
+
+docs/SPACE.md has the table of every endpoint, who may call it and at what cost.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import time
+from collections.abc import AsyncIterator, MutableMapping
+from typing import Any
+
+from starlette.datastructures import Headers
+from starlette.middleware import Middleware
+from starlette.requests import cookie_parser
+from starlette.responses import PlainTextResponse
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from space.limits import RateLimit, SessionBook
+from space.settings import SpaceSettings
+
+log = logging.getLogger(__name__)
+
+HUB_ORIGIN = "https://huggingface.co"
+LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
+SESSION_COOKIE = "session"  # Starlette's SessionMiddleware default, used by Gradio's OAuth and our local sign-in
+SESSION_ID = "nt_sid"  # the key of the server-side session id inside the signed session
+CHANGES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+UPLOADS = ("/gradio_api/upload", "/gradio_api/process_recording")
+EVENTS = ("/gradio_api/queue/join", "/gradio_api/call/", "/gradio_api/run/", "/gradio_api/api/", "/gradio_api/stream/")
+SIGN_OUT_GETS = ("/logout",)
+SESSION_HOURS = 8  # the longest a session lasts when its sign-in names no expiry (a Space's is 480 minutes)
+MULTIPART_SLACK = 64 * 1024  # the multipart envelope around one file: boundaries, headers, its name
+
+
+class Guard:
+    """The policy: which hosts and origins are the app's own, the sessions, the limits."""
+
+    def __init__(self, space: SpaceSettings, max_file_bytes: int) -> None:
+        self.space = space
+        self.hosts = None if space.on_space else local_hosts(space)
+        self.origins = allowed_origins(space)
+        self.sessions = SessionBook(space.max_sessions)
+        self.uploads = RateLimit(space.uploads_per_minute, 60)
+        self.upload_bytes = RateLimit(space.upload_mb_per_hour * 1024 * 1024, 3600)
+        self.anonymous = RateLimit(space.anonymous_calls_per_minute, 60)
+        self.max_file_mb = max_file_bytes / 2**20
+        self.max_upload_bytes = max_file_bytes + MULTIPART_SLACK
+        self.max_call_bytes = space.max_call_kb * 1024
+
+    # --- from where (Door) ---
+    def refuse_from_where(self, method: str, path: str, headers: Headers) -> str | None:
+        """Why a request may not reach the app from where it comes, or ``None``."""
+        if self.hosts is not None:
+            host = headers.get("host", "").lower()
+            if host not in self.hosts:
+                return (
+                    f"Host {host[:80]!r} is not this app's address ({', '.join(sorted(self.hosts))}); "
+                    "set ALLOWED_HOSTS to serve it under another name."
+                )
+        origin = headers.get("origin")
+        if origin is not None:
+            if origin.strip().lower() == "null":
+                return "Origin 'null' (a sandboxed frame, a local file or a redirect from another site) is refused."
+            if origin.strip().lower().rstrip("/") not in self.origins:
+                return f"Origin {origin[:80]!r} is another site: only this app's own pages may call it."
+        elif method in CHANGES and SESSION_COOKIE in cookie_parser(headers.get("cookie", "")):
+            return (
+                "A signed-in request that changes something must come from this app's own page "
+                "(its Origin header is missing)."
+            )
+        if path in SIGN_OUT_GETS and headers.get("sec-fetch-site") in ("cross-site", "same-site"):
+            return "Signing out from another site is refused."
+        return None
+
+    # --- who (Keeper) ---
+    def admit(self, session: MutableMapping[str, Any] | None) -> tuple[str | None, str | None]:
+        """``(session id, user)`` of a session the server still knows; forgets the sign-in of any other."""
+        if not session or "oauth_info" not in session:
+            return None, None
+        sid, user = session.get(SESSION_ID), user_of(session.get("oauth_info"))
+        if user is None or self.sessions.user(sid) != user:
+            session.pop("oauth_info", None)
+            session.pop(SESSION_ID, None)
+            return None, None
+        return sid, user
+
+    def settle(self, session: MutableMapping[str, Any] | None, started: str | None) -> None:
+        """As the answer leaves: a sign-in opens a server-side session, a sign-out closes it."""
+        if session is None:
+            return
+        user = user_of(session.get("oauth_info"))
+        if user is not None:
+            if self.sessions.user(session.get(SESSION_ID)) != user:
+                session[SESSION_ID] = self.sessions.open(user, expiry_of(session["oauth_info"]))
+                log.info("session opened for %s (%d open)", user, len(self.sessions))
+        elif SESSION_ID in session or started:
+            self.sessions.close(started)
+            self.sessions.close(session.pop(SESSION_ID, None))
+
+    def refuse_body(self, path: str, user: str | None, client: str, length: int | None) -> tuple[int, str, int | None]:
+        """``(status, reason, retry after)`` for a request body this caller may not send; status 0: allowed."""
+        if path in UPLOADS:
+            if user is None:
+                return 403, "Sign in to upload a file: uploads are for signed-in users only.", None
+            if length is None:
+                return 411, "An upload must say its size (Content-Length).", None
+            if length > self.max_upload_bytes:
+                size, limit = length / 2**20, self.max_file_mb
+                return 413, f"An upload of {size:.0f} MB is over the limit of one file of {limit:.0f} MB.", None
+            wait = self.uploads.take(user)
+            if wait is not None:
+                return 429, f"Too many uploads: {self.space.uploads_per_minute} a minute per user.", wait
+            wait = self.upload_bytes.take(user, length)
+            if wait is not None:
+                return 429, f"Too much uploaded: {self.space.upload_mb_per_hour} MB an hour per user.", wait
+            return 0, "", None
+        if length is None or length > self.max_call_bytes:
+            return 413, f"A request body may hold at most {self.space.max_call_kb} KB (and must say its size).", None
+        if user is None and path.startswith(EVENTS):
+            wait = self.anonymous.take(client)
+            if wait is not None:
+                limit = self.space.anonymous_calls_per_minute
+                return 429, f"Too many calls: {limit} a minute without signing in.", wait
+        return 0, "", None
+
+    def client_of(self, scope: Scope, headers: Headers) -> str:
+        """The caller's address; on a Space the Hub's proxy is the peer, and the first forwarded address is theirs."""
+        forwarded = headers.get("x-forwarded-for") if self.space.on_space else None
+        if forwarded:
+            return forwarded.split(",")[0].strip()[:64]
+        client = scope.get("client")
+        return str(client[0]) if client else "unknown"
+
+
+class Door:
+    """Host and Origin, before anything else (Gradio's CORS answer and routes included)."""
+
+    def __init__(self, app: ASGIApp, guard: Guard) -> None:
+        self.app, self.guard = app, guard
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] in ("http", "websocket"):
+            why = self.guard.refuse_from_where(scope.get("method", "GET"), scope["path"], Headers(scope=scope))
+            if why is not None:
+                log.warning("refused %s %s: %s", scope.get("method", "WS"), scope["path"][:120], why)
+                if scope["type"] == "websocket":
+                    await send({"type": "websocket.close", "code": 1008, "reason": why[:120]})
+                    return
+                await PlainTextResponse(why, status_code=403)(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
+class Keeper:
+    """Sessions the server still knows, uploads for signed-in users, request bodies within limits."""
+
+    def __init__(self, app: ASGIApp, guard: Guard) -> None:
+        self.app, self.guard = app, guard
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        session = scope.get("session")
+        started, user = self.guard.admit(session)
+        if scope["method"] in CHANGES:
+            headers = Headers(scope=scope)
+            length = _length(headers)
+            client = self.guard.client_of(scope, headers)
+            status, why, wait = self.guard.refuse_body(scope["path"], user, client, length)
+            if status:
+                log.warning("refused %s %s for %s: %s", scope["method"], scope["path"][:120], user or client, why)
+                extra = {"Retry-After": str(wait)} if wait else None
+                text = f"{why} Try again in {wait} s." if wait else why
+                await PlainTextResponse(text, status_code=status, headers=extra)(scope, receive, send)
+                return
+
+        async def settled(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                self.guard.settle(session, started)
+            await send(message)
+
+        await self.app(scope, receive, settled)
+
+
+def app_kwargs(guard: Guard, base: dict[str, list]) -> dict[str, Any]:
+    """``launch``'s ``app_kwargs``: ``base`` (routes, the session middleware) plus the keeper and the door.
+
+    Gradio adds its own middlewares (CORS, compression, on a Space its session) in front of the ones
+    given here, so the door is put in front of the whole stack when the app starts.
+    """
+
+    @contextlib.asynccontextmanager
+    async def door_in_front(app: Any) -> AsyncIterator[None]:
+        app.middleware_stack = Door(app.middleware_stack or app.build_middleware_stack(), guard)
+        yield
+
+    return {
+        "routes": base.get("routes", []),
+        "middleware": [*base.get("middleware", []), Middleware(Keeper, guard=guard)],
+        "lifespan": door_in_front,
+    }
+
+
+def local_hosts(space: SpaceSettings) -> frozenset[str]:
+    """The ``Host`` values the app answers to off a Space: loopback names at its port, its name, ``ALLOWED_HOSTS``."""
+    port = space.server_port
+    names = set(LOOPBACK_NAMES)
+    if space.server_name not in ("0.0.0.0", "::", ""):
+        names.add(space.server_name.lower())
+    hosts = {f"{name}:{port}" for name in names}
+    if port in (80, 443):  # a browser leaves the default port out of Host
+        hosts |= names
+    return frozenset(hosts | set(space.allowed_hosts))
+
+
+def allowed_origins(space: SpaceSettings) -> frozenset[str]:
+    """The pages that may call: the Space's own host(s) and huggingface.co, or the app's local address."""
+    if space.on_space:
+        return frozenset({f"https://{host}" for host in space.space_hosts} | {HUB_ORIGIN})
+    return frozenset(f"{scheme}://{host}" for host in local_hosts(space) for scheme in ("http", "https"))
+
+
+def user_of(info: object) -> str | None:
+    if not isinstance(info, dict):
+        return None
+    name = (info.get("userinfo") or {}).get("preferred_username")
+    return str(name) if name else None
+
+
+def expiry_of(info: dict) -> float:
+    latest = time.time() + SESSION_HOURS * 3600
+    expires = info.get("expires_at")
+    return min(float(expires), latest) if isinstance(expires, (int, float)) else latest
+
+
+def _length(headers: Headers) -> int | None:
+    """The body's size; ``None`` when it is not said (chunked). A request with neither header has no body."""
+    text = headers.get("content-length")
+    if text is None:
+        return None if "transfer-encoding" in headers else 0
+    return int(text) if text.strip().isdigit() else None

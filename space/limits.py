@@ -1,0 +1,112 @@
+"""Sliding-window limits per caller (a user name or a client address) and the server-side sessions.
+
+Both are bounded: a limit forgets the callers it has not seen for a window and keeps at most
+``max_keys`` of them; the session book keeps at most ``capacity`` sessions and signs out the
+oldest past it. Both live in the web process's memory: a restart forgets them (everyone signs in
+again, every window starts empty).
+"""
+
+from __future__ import annotations
+
+import math
+import secrets
+import threading
+import time
+from collections import OrderedDict, deque
+from collections.abc import Callable
+
+Clock = Callable[[], float]
+
+
+class RateLimit:
+    """At most ``amount`` units (calls, bytes) per key in any ``window_s`` seconds.
+
+    >>> now = [0.0]
+    >>> uploads = RateLimit(2, 60, clock=lambda: now[0])
+    >>> uploads.take("alice"), uploads.take("alice"), uploads.take("alice")
+    (None, None, 60)
+    >>> now[0] = 61.0
+    >>> uploads.take("alice") is None
+    True
+    """
+
+    def __init__(self, amount: int, window_s: float, max_keys: int = 50_000, clock: Clock = time.monotonic) -> None:
+        self.amount, self.window_s, self.max_keys, self.clock = amount, window_s, max_keys, clock
+        self._spent: OrderedDict[str, deque[tuple[float, int]]] = OrderedDict()
+        self._lock = threading.Lock()  # the middleware runs on the event loop, the tabs' handlers in threads
+
+    def take(self, key: str, units: int = 1) -> int | None:
+        """Spend ``units`` for ``key``; ``None`` if allowed, else the seconds until it would be."""
+        now = self.clock()
+        with self._lock:
+            spent = self._spent.pop(key, None) or deque()
+            while spent and spent[0][0] <= now - self.window_s:
+                spent.popleft()
+            used = sum(n for _, n in spent)
+            self._spent[key] = spent  # most recently seen last
+            if used + units > self.amount:
+                if units > self.amount or not spent:
+                    return math.ceil(self.window_s)
+                return max(1, math.ceil(spent[0][0] + self.window_s - now))
+            spent.append((now, units))
+            while len(self._spent) > self.max_keys:
+                self._spent.popitem(last=False)
+            return None
+
+
+class SessionBook:
+    """The signed-in sessions the server knows: a session cookie is worth something only while its id is here.
+
+    Sign-out closes the id, so a copy of the cookie made before is worth nothing after.
+
+    >>> now = [0.0]
+    >>> book = SessionBook(capacity=2, clock=lambda: now[0])
+    >>> a = book.open("alice", expires_at=100)
+    >>> book.user(a), book.user("forged")
+    ('alice', None)
+    >>> book.close(a); book.user(a) is None
+    True
+    >>> b, c, d = (book.open(u, 100) for u in "bcd")
+    >>> book.user(b) is None, book.user(d)  # past capacity, the oldest is signed out
+    (True, 'd')
+    >>> now[0] = 100.0; book.user(d) is None
+    True
+    """
+
+    def __init__(self, capacity: int, clock: Clock = time.time) -> None:
+        self.capacity, self.clock = capacity, clock
+        self._open: OrderedDict[str, tuple[str, float]] = OrderedDict()  # id -> (user, expires at), oldest first
+        self._lock = threading.Lock()
+
+    def open(self, user: str, expires_at: float) -> str:
+        sid = secrets.token_urlsafe(24)
+        with self._lock:
+            if len(self._open) >= self.capacity:
+                now = self.clock()
+                for old in [k for k, (_, end) in self._open.items() if end <= now]:
+                    del self._open[old]
+            while len(self._open) >= self.capacity:
+                self._open.popitem(last=False)
+            self._open[sid] = (user, expires_at)
+        return sid
+
+    def user(self, sid: object) -> str | None:
+        """Whose session ``sid`` is, while it is open and not expired."""
+        if not isinstance(sid, str):
+            return None
+        with self._lock:
+            found = self._open.get(sid)
+            if found is None:
+                return None
+            if found[1] <= self.clock():
+                del self._open[sid]
+                return None
+            return found[0]
+
+    def close(self, sid: object) -> None:
+        if isinstance(sid, str):
+            with self._lock:
+                self._open.pop(sid, None)
+
+    def __len__(self) -> int:
+        return len(self._open)

@@ -1,0 +1,67 @@
+"""The guard's policy without a running app: which hosts and origins are the app's own, the settings."""
+
+from __future__ import annotations
+
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from leaderboard.config import SettingsError
+from space.guard import Guard, allowed_origins, app_kwargs, local_hosts
+from space.settings import SpaceSettings
+
+SPACE = SpaceSettings(space_id="org/board", space_hosts=("org-board.hf.space", "board.example.org"))
+
+
+def test_on_a_space_only_its_hosts_and_the_hub_may_call():
+    assert allowed_origins(SPACE) == {
+        "https://org-board.hf.space",
+        "https://board.example.org",
+        "https://huggingface.co",
+    }
+    assert Guard(SPACE, 1000).hosts is None  # the Hub's proxy routes by host: no Host check there
+
+
+def test_locally_only_the_apps_own_address_and_the_named_hosts():
+    space = SpaceSettings(server_name="0.0.0.0", server_port=7860, allowed_hosts=("localhost:8080",))
+    assert local_hosts(space) == {"127.0.0.1:7860", "localhost:7860", "[::1]:7860", "localhost:8080"}
+    assert "http://localhost:8080" in allowed_origins(space) and "http://127.0.0.1:7861" not in allowed_origins(space)
+
+
+def test_settings_name_the_key_and_the_value_when_wrong():
+    env = {"SPACE_ID": "org/board", "SPACE_HOST": "org-board.hf.space, board.example.org", "UPLOADS_PER_MINUTE": "2"}
+    parsed = SpaceSettings.from_env(env)
+    assert parsed.space_hosts == ("org-board.hf.space", "board.example.org") and parsed.uploads_per_minute == 2
+    with pytest.raises(SettingsError, match=r"UPLOAD_MB_PER_HOUR='lots': expected a whole number of at least 1"):
+        SpaceSettings.from_env({"UPLOAD_MB_PER_HOUR": "lots"})
+    with pytest.raises(SettingsError, match=r"ALLOWED_HOSTS='http://x.org': expected a host name"):
+        SpaceSettings.from_env({"ALLOWED_HOSTS": "http://x.org"})
+
+
+def guarded(space: SpaceSettings) -> TestClient:
+    app = FastAPI(**app_kwargs(Guard(space, max_file_bytes=1000), {}))
+
+    @app.get("/logout")
+    def logout() -> str:
+        return "signed out"
+
+    @app.post("/gradio_api/queue/join")
+    def join() -> str:
+        return "joined"
+
+    return TestClient(app, base_url="https://org-board.hf.space")
+
+
+def test_signing_out_from_another_site_is_refused():
+    with guarded(SPACE) as client:
+        assert client.get("/logout", headers={"sec-fetch-site": "cross-site"}).status_code == 403
+        assert client.get("/logout", headers={"sec-fetch-site": "same-origin"}).text == '"signed out"'
+
+
+def test_a_body_that_does_not_say_its_size_is_refused_before_it_is_read():
+    def chunks():
+        yield b'{"data": []}'
+
+    with guarded(SPACE) as client:
+        answer = client.post("/gradio_api/queue/join", content=chunks(), headers={"origin": "https://huggingface.co"})
+    assert answer.status_code == 413 and "must say its size" in answer.text

@@ -6,6 +6,7 @@ from typing import Any
 
 import gradio as gr
 
+from leaderboard.records import JobStatus, Split
 from scoring import AnswerKey
 from space.errors import shown
 from space.pages import about, explorer, views
@@ -47,7 +48,7 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
 
     def key() -> AnswerKey:
         services.warmup.wait()
-        return service.keys.public("validation")
+        return service.keys.public(Split.VALIDATION)
 
     def draw(submission_id, sample_id, embodiment_, layers_, profile: gr.OAuthProfile | None):
         with shown():
@@ -85,7 +86,9 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
             mine = [NONE]
             if user:
                 finished = [
-                    v for v in service.my_submissions(user) if v.split == "validation" and v.status == "FINISHED"
+                    v
+                    for v in service.my_submissions(user)
+                    if v.split == Split.VALIDATION and v.status == JobStatus.FINISHED
                 ]
                 mine += [(_label(v), v.submission_id) for v in finished]
             if submission_id not in [value for _, value in mine]:

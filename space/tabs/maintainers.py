@@ -13,6 +13,7 @@ from typing import Any
 
 import gradio as gr
 
+from leaderboard.records import SPLITS, Split
 from space.errors import describe, shown
 from space.pages import about, views
 from space.pages.activity import HELP as ACTIVITY_HELP
@@ -67,7 +68,7 @@ def build(services: Services, demo: gr.Blocks) -> MaintainersTab:
             with gr.Row():
                 r_model = gr.Textbox(label="Model name")
                 r_org = gr.Textbox(label="Organisation")
-                r_split = gr.Radio(["test", "validation"], value="test", label="Split")
+                r_split = gr.Radio(list(SPLITS), value=Split.TEST.value, label="Split")
             with gr.Row():
                 r_score = gr.Number(label="Score")
                 r_valid = gr.Number(label="Valid-only score (optional)")

@@ -10,6 +10,7 @@ import gradio as gr
 
 from leaderboard import Rejected
 from leaderboard.metadata import MAX_DESCRIPTION, MAX_NAME
+from leaderboard.records import Split
 from space.errors import describe, shown
 from space.limits import RateLimit
 from space.pages import about, views
@@ -17,8 +18,8 @@ from space.services import Services
 from space.uploads import Uploads
 
 SPLITS = [
-    ("Validation: private score with row-by-row feedback", "validation"),
-    ("Test: hidden ground truth, for the leaderboard", "test"),
+    ("Validation: private score with row-by-row feedback", Split.VALIDATION.value),
+    ("Test: hidden ground truth, for the leaderboard", Split.TEST.value),
 ]
 FILE_LABEL = "Predictions TSV"
 OPEN_WEIGHTS = [("yes", "yes"), ("no", "no"), ("not said", "")]
@@ -34,7 +35,7 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
         quota = gr.Markdown(about.quota_text(None, limit), elem_id="quota")
         with gr.Row():
             with gr.Column(scale=1):
-                split = gr.Radio(SPLITS, value="validation", label="Split", elem_id="submit-split")
+                split = gr.Radio(SPLITS, value=Split.VALIDATION.value, label="Split", elem_id="submit-split")
                 upload = gr.File(  # usable once the page knows who is signed in (show_quota)
                     label=f"{FILE_LABEL}: sign in at the top to upload",
                     file_types=[".tsv", ".txt", ".csv"],
@@ -107,7 +108,7 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
 
     def on_split(split_: str):
         """Publishing is for test submissions: validation scores stay private."""
-        return gr.update(interactive=True) if split_ == "test" else gr.update(interactive=False, value=False)
+        return gr.update(interactive=True) if split_ == Split.TEST else gr.update(interactive=False, value=False)
 
     def run_submit(
         path,
@@ -138,7 +139,7 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
             "open_weights": open_ or None,
             "parameters_b": params,
         }
-        publish_ = bool(publish_) and split_ == "test"
+        publish_ = bool(publish_) and split_ == Split.TEST
         try:
             receipt_ = service.submit(path, split=split_, user=user, metadata=metadata, publish=publish_)
         except Rejected as error:

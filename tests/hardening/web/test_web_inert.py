@@ -36,7 +36,7 @@ REPORTED = "<svg onload=window.__pwned=9>Reported"
 REPORTED_ORG = "<iframe srcdoc='<script>parent.__pwned=10</script>'>"
 SOURCE = 'https://example.org/"><img/src=x/onerror=window.__pwned=11>'
 VALIDATION_MODEL = "<details open ontoggle=window.__pwned=12>Val"
-PARAMETERS = "<img src=x onerror=window.__pwned=13>"  # refused (not a number); the message quotes it
+PARAMETERS = "<img src=x onerror=__pwned=13>"  # refused (not a number, within the 32-character cap); quoted
 JS_LINK = "javascript:window.__pwned=14"  # refused (not http); the message quotes it
 SIGN_IN = "<img src=x onerror=window.__pwned=15>"  # refused as a user name; the page quotes it
 # The HTML components that show people's values, and what a payload would add to them (Gradio's own

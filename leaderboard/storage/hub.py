@@ -8,7 +8,11 @@ jitter, honouring ``Retry-After``, within a bounded time budget; after it ``Stor
 A commit whose response was lost (5xx or timeout after the Hub may have applied it) is not
 blindly repeated: before each retry the new head is checked, and when it already holds every
 written file byte for byte and none of the deleted ones, the change has landed and is
-acknowledged without a second commit. See docs/HUB.md.
+acknowledged without a second commit.
+
+``parent_commit`` is a compare-and-swap on the branch: ``commit(..., expect={path: bytes})`` is
+re-based after a 412 only when the new head still holds the expected bytes, and otherwise raises
+``Conflict`` (the caller re-reads and decides again). See docs/HUB.md.
 
 This module is the only one in ``leaderboard/storage`` that imports ``huggingface_hub``.
 """
@@ -16,6 +20,7 @@ This module is the only one in ``leaderboard/storage`` that imports ``huggingfac
 from __future__ import annotations
 
 import builtins  # the class's own method `list` shadows the builtin in annotations
+import errno
 import hashlib
 import logging
 import random
@@ -32,7 +37,8 @@ from huggingface_hub import CommitOperationAdd, CommitOperationDelete, HfApi, Re
 from huggingface_hub.errors import HfHubHTTPError, LocalEntryNotFoundError, RemoteEntryNotFoundError
 from huggingface_hub.utils.sha import git_hash
 
-from leaderboard.storage.base import Storage, StorageError
+from leaderboard.storage.base import Conflict, Storage, StorageError
+from leaderboard.storage.hub_calls import bound_client_timeouts
 from leaderboard.storage.local import check_path
 
 log = logging.getLogger(__name__)
@@ -127,6 +133,8 @@ class HubStorage(Storage):
     ``api`` is any object with the ``HfApi`` methods used here (tests pass a fake).
     ``head_ttl_s`` > 0 lets reads reuse the last known head for that long (fewer Hub calls,
     but another writer's commit may be seen up to that late); 0 checks the head on every read.
+    ``timeout_s`` bounds every request of the Hub client in this process (whose default is to
+    wait forever), see ``hub_calls.bound_client_timeouts``.
     """
 
     def __init__(
@@ -144,7 +152,9 @@ class HubStorage(Storage):
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], None] = time.sleep,
         rng: random.Random | None = None,
+        timeout_s: float = 60.0,
     ) -> None:
+        bound_client_timeouts(timeout_s)
         self.repo_id = repo_id
         self.private = private
         self._api = api if api is not None else HfApi(token=token)
@@ -185,9 +195,13 @@ class HubStorage(Storage):
                 local = self._api.hf_hub_download(
                     self.repo_id, path, repo_type=REPO_TYPE, revision=sha, cache_dir=self._cache_dir
                 )
+                return Path(local).read_bytes()
             except RemoteEntryNotFoundError:
                 return None
-            return Path(local).read_bytes()
+            except OSError as error:
+                if _classify(error) is not None:  # the network: retried by _call
+                    raise
+                raise self._cache_error(path, error) from error
 
         return self._cached(sha, "file:" + path, lambda: self._call(f"read {path!r}", download))
 
@@ -212,18 +226,32 @@ class HubStorage(Storage):
 
     # -- the one write -----------------------------------------------------------------------
 
-    def commit(self, puts: Mapping[str, bytes], deletes: Iterable[str] = (), message: str = "") -> None:
+    def commit(
+        self,
+        puts: Mapping[str, bytes],
+        deletes: Iterable[str] = (),
+        message: str = "",
+        *,
+        expect: Mapping[str, bytes | None] | None = None,
+    ) -> None:
         puts = {check_path(p): bytes(data) for p, data in puts.items()}
         deletes = sorted({check_path(p) for p in deletes})
         if both := set(puts) & set(deletes):
             raise ValueError(f"paths {sorted(both)} are both written and deleted in one commit")
         if not puts and not deletes:
             return
+        expected = {check_path(p): None if d is None else bytes(d) for p, d in (expect or {}).items()}
         with self._commit_lock:
             self._ensure_repo()
-            self._commit_with_retries(puts, deletes, message or "update")
+            self._commit_with_retries(puts, deletes, message or "update", expected if expect is not None else None)
 
-    def _commit_with_retries(self, puts: dict[str, bytes], deletes: builtins.list[str], message: str) -> None:
+    def _commit_with_retries(
+        self,
+        puts: dict[str, bytes],
+        deletes: builtins.list[str],
+        message: str,
+        expect: dict[str, bytes | None] | None = None,
+    ) -> None:
         start = self._clock()
         parent = self._head  # last known head: a stale one costs a 412 and a re-base
         unanswered: str | None = None  # parent of the last commit sent without an answer: it may have landed
@@ -236,6 +264,12 @@ class HubStorage(Storage):
                 if unanswered is not None and parent != unanswered and self._holds(parent, puts, deletes):
                     log.info("%s: a commit whose response was lost had landed", self.repo_id)
                     return self._landed(parent, puts, deletes)
+                if expect is not None and not self._expected(parent, expect):
+                    raise Conflict(
+                        f"commit {message!r} to {self.repo_id}: {', '.join(sorted(expect))} changed since it was "
+                        "read; nothing was stored",
+                        outcome_unknown=unanswered is not None,  # it may have landed and been overwritten
+                    )
                 operations = self._operations(parent, puts, deletes)
                 if not operations:  # only deletes, of files already gone
                     return self._landed(parent, puts, deletes)
@@ -349,6 +383,35 @@ class HubStorage(Storage):
     def _present(self, sha: str, paths: builtins.list[str]) -> set[str]:
         infos = self._api.get_paths_info(self.repo_id, paths, revision=sha, repo_type=REPO_TYPE)
         return {i.path for i in infos if isinstance(i, RepoFile)}
+
+    def _expected(self, sha: str, expect: dict[str, bytes | None]) -> bool:
+        """Whether each path in ``expect`` holds exactly those bytes at ``sha`` (``None``: absent).
+
+        Answered from the read cache when the caller read the paths at ``sha`` (the usual case: read,
+        decide, commit on that head); otherwise by one ``get_paths_info`` call.
+        """
+        unknown = []
+        with self._lock:
+            for path, data in expect.items():
+                if (sha, "file:" + path) not in self._cache:
+                    unknown.append(path)
+                elif self._cache[(sha, "file:" + path)] != data:
+                    return False
+        if not unknown:
+            return True
+        infos = self._api.get_paths_info(self.repo_id, unknown, revision=sha, repo_type=REPO_TYPE)
+        files = {i.path: i for i in infos if isinstance(i, RepoFile)}
+        for path in unknown:
+            data = expect[path]
+            if (path in files) != (data is not None) or (data is not None and not _same_content(files[path], data)):
+                return False
+        return True
+
+    def _cache_error(self, path: str, error: OSError) -> StorageError:
+        """A download that could not be written to the Hub download cache, said plainly."""
+        where = self._cache_dir or "the default Hub cache"
+        problem = "is full" if error.errno == errno.ENOSPC else f"cannot be written ({error.strerror or error})"
+        return StorageError(f"{self.repo_id}: cannot read {path!r}: the Hub download cache {where} {problem}")
 
     def _holds(self, sha: str, puts: dict[str, bytes], deletes: builtins.list[str]) -> bool:
         """Whether the tree at ``sha`` has every put byte for byte and none of the deletes."""

@@ -32,6 +32,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
+from typing import Any, NoReturn
 
 import numpy as np
 from numpy.typing import NDArray
@@ -254,12 +255,7 @@ def _file_digest(file: Path) -> str:
 
 def _hub_revision(repo_id: str, split: str, token: str | None) -> str:
     """The commit the Hub resolves ``repo_id`` to, read off the data files ``datasets`` resolved."""
-    import datasets  # deferred: a second of import time the warm local path does not need
-
-    try:
-        builder = datasets.load_dataset_builder(repo_id, token=token)
-    except Exception as error:  # datasets raises many types for "cannot reach / no such repo"
-        raise AnswerKeyError(f"cannot open dataset {repo_id!r}: {error}") from error
+    builder = hub_dataset_builder(repo_id, token)
     files = (builder.config.data_files or {}).get(split) or []
     for name in files:
         if "@" in str(name):
@@ -267,3 +263,48 @@ def _hub_revision(repo_id: str, split: str, token: str | None) -> str:
     if not files:
         raise AnswerKeyError(f"dataset {repo_id!r} has no split {split!r}")
     return "files:" + hashlib.sha256("\n".join(map(str, files)).encode()).hexdigest()[:16]
+
+
+def hub_dataset_builder(repo_id: str, token: str | None) -> Any:
+    """``datasets.load_dataset_builder(repo_id)``, or ``AnswerKeyError`` saying why it cannot be opened.
+
+    When the Hub refuses the request (a wrong token) or fails, ``datasets`` quietly falls back to
+    the newest copy in its local cache: a builder with no data files, whose stream serves the old
+    rows. That copy is refused here with the Hub's reason (asked again, once), so an answer key is
+    never built from stale rows and a wrong token reads "not authorised", not "has no split".
+    """
+    import datasets  # deferred: a second of import time the warm local path does not need
+    from datasets.packaged_modules.cache.cache import Cache
+
+    try:
+        builder = datasets.load_dataset_builder(repo_id, token=token)
+    except Exception as error:  # datasets raises many types for "cannot reach / no such repo"
+        raise AnswerKeyError(f"cannot open dataset {repo_id!r}: {error}") from error
+    if isinstance(builder, Cache):
+        _refuse_cached_copy(repo_id, token)
+    return builder
+
+
+def _refuse_cached_copy(repo_id: str, token: str | None) -> NoReturn:
+    from huggingface_hub import HfApi
+    from huggingface_hub.errors import GatedRepoError, HfHubHTTPError, RepositoryNotFoundError
+
+    stale = "only an old local copy is cached, and it is never scored against"
+    try:
+        HfApi(token=token).dataset_info(repo_id)
+    except (RepositoryNotFoundError, GatedRepoError) as error:
+        raise AnswerKeyError(
+            f"cannot open dataset {repo_id!r}: not authorised, or no such dataset on the Hub "
+            f"(check that HF_TOKEN can read it); {stale}"
+        ) from error
+    except HfHubHTTPError as error:
+        if error.response.status_code in (401, 403):
+            raise AnswerKeyError(
+                f"cannot open dataset {repo_id!r}: not authorised, the Hub refused the token; {stale}"
+            ) from error
+        raise AnswerKeyError(
+            f"cannot open dataset {repo_id!r}: the Hub failed ({' '.join(str(error).split())}); {stale}"
+        ) from error
+    except Exception as error:  # a dropped connection, a timeout
+        raise AnswerKeyError(f"cannot open dataset {repo_id!r}: the Hub did not answer ({error}); {stale}") from error
+    raise AnswerKeyError(f"cannot open dataset {repo_id!r}: the Hub did not serve it just now; {stale}")

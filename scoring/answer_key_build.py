@@ -32,12 +32,10 @@ def build_cache(source: str, split: str, token: str | None, folder: Path, progre
 
 
 def _open_stream(source: str, split: str, token: str | None):
-    import datasets  # deferred: only a cache build needs it
-
     from scoring.answer_key import AnswerKeyError
 
     try:
-        stream = datasets.load_dataset(source, split=split, streaming=True, token=token)
+        stream = _streaming(source, split, token)
     except Exception as error:  # not found, no such split, unreadable files: all reported alike
         raise AnswerKeyError(f"cannot load split {split!r} of dataset {source!r}: {error}") from error
     missing = [c for c in REQUIRED_COLUMNS if c not in (stream.features or {})]
@@ -49,6 +47,17 @@ def _open_stream(source: str, split: str, token: str | None):
     if stream.info.splits and split in stream.info.splits:
         total = stream.info.splits[split].num_examples or None
     return stream.with_format("arrow"), total
+
+
+def _streaming(source: str, split: str, token: str | None):
+    """``datasets.load_dataset(source, split=split, streaming=True)``, never from a stale cached copy."""
+    import datasets  # deferred: only a cache build needs it
+
+    from scoring.answer_key import hub_dataset_builder
+
+    if Path(source).is_dir():
+        return datasets.load_dataset(source, split=split, streaming=True, token=token)
+    return hub_dataset_builder(source, token).as_streaming_dataset(split=split)
 
 
 def _build(

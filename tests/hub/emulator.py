@@ -100,7 +100,7 @@ class HubEmulator:
             response = refusal
         else:
             if isinstance(fault, Race) and repo_id and self.state.repo(repo_id):
-                self.state.external_commit(repo_id, fault.puts)
+                self.state.external_commit(repo_id, fault.puts, fault.deletes)
             response = await self._handle(kind, request, params, user, call)
             if isinstance(fault, Lost):
                 if fault.status is None:

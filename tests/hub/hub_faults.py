@@ -10,8 +10,8 @@ Http(503), Lost())``: one per matching request, in order) or draws them at rando
   (``status``), or the connection is reset (``status=None``);
 - ``Slow(seconds)``: the request is processed and answered ``seconds`` late (past a client timeout, a read
   timeout with the outcome unknown);
-- ``Race(puts)``: another writer commits just before the request is processed (a commit with a
-  ``parent_commit`` then gets 412).
+- ``Race(puts, deletes)``: another writer commits just before the request is processed (a commit
+  with a ``parent_commit`` then gets 412).
 """
 
 from __future__ import annotations
@@ -64,6 +64,7 @@ class Slow:
 @dataclass(frozen=True)
 class Race:
     puts: Mapping[str, bytes] = field(default_factory=lambda: {"other/writer.txt": b"another writer"})
+    deletes: tuple[str, ...] = ()
 
 
 Fault = Http | Reset | Lost | Slow | Race

@@ -16,14 +16,14 @@ from __future__ import annotations
 import socket
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 import uvicorn
 
 from tests.hub.emulator import HubEmulator
 from tests.hub.hub_faults import FaultPlan, Recorder
-from tests.hub.hub_state import Commit, HubState, Quota, User
+from tests.hub.hub_state import LFS_THRESHOLD, Commit, HubState, Quota, User
 
 START_TIMEOUT_S = 10.0
 
@@ -35,8 +35,8 @@ def free_port() -> int:
 
 
 class LocalHub:
-    def __init__(self, lfs_threshold: int | None = None) -> None:
-        self.state = HubState() if lfs_threshold is None else HubState(lfs_threshold=lfs_threshold)
+    def __init__(self, lfs_threshold: int = LFS_THRESHOLD, clock: Callable[[], float] = time.monotonic) -> None:
+        self.state = HubState(lfs_threshold=lfs_threshold, clock=clock)  # clock: the commit quota's
         self.faults = FaultPlan()
         self.calls = Recorder()
         self.app = HubEmulator(self.state, self.faults, self.calls)
@@ -46,8 +46,10 @@ class LocalHub:
 
     @classmethod
     @contextmanager
-    def start(cls, lfs_threshold: int | None = None) -> Iterator[LocalHub]:
-        hub = cls(lfs_threshold)
+    def start(
+        cls, lfs_threshold: int = LFS_THRESHOLD, clock: Callable[[], float] = time.monotonic
+    ) -> Iterator[LocalHub]:
+        hub = cls(lfs_threshold, clock)
         hub._serve()
         try:
             yield hub

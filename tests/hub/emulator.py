@@ -90,6 +90,8 @@ class HubEmulator:
                 "authorization" in request.headers,
             )  # fmt: skip
         )
+        if kind == "commit":  # known before any fault is chosen, so a test can aim at one commit by its message
+            call.detail = _commit_header(await request.body())
         fault = self.plan.next(call) if kind != "unknown" else None
         if isinstance(fault, Reset):
             return _reset(send, call)
@@ -229,8 +231,7 @@ class HubEmulator:
             return error(400, "a commit needs a header with a summary first")
         header, operations = lines[0]["value"], lines[1:]
         parent = header.get("parentCommit")
-        call.detail = {"message": header["summary"], "parent": parent,
-                       "operations": [(op["key"], op["value"]["path"]) for op in operations]}  # fmt: skip
+        call.detail["operations"] = [(op["key"], op["value"]["path"]) for op in operations]
         if params["rev"] != "main":
             return error(404, f"emulator: only main is served, not {params['rev']!r}", "RevisionNotFound")
         if not operations:
@@ -302,6 +303,15 @@ class HubEmulator:
 
     async def _lfs_verify(self, request: Request, params: dict, user: User | None, call: Call, repo: Repo) -> Response:
         return await files.lfs_verify(request, repo)
+
+
+def _commit_header(body: bytes) -> dict:
+    """The commit's message and parent, from the first ndjson line (empty when it is not one)."""
+    try:
+        first = json.loads(body.split(b"\n", 1)[0])
+        return {"message": first["value"]["summary"], "parent": first["value"].get("parentCommit")}
+    except (ValueError, KeyError, TypeError):
+        return {}
 
 
 def _reset(send: Callable, call: Call) -> None:

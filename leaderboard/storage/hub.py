@@ -26,7 +26,6 @@ import logging
 import random
 import threading
 import time
-from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,6 +37,7 @@ from huggingface_hub.errors import HfHubHTTPError, LocalEntryNotFoundError, Remo
 from huggingface_hub.utils.sha import git_hash
 
 from leaderboard.storage.base import Conflict, Storage, StorageError
+from leaderboard.storage.hub_cache import ReadCache
 from leaderboard.storage.hub_calls import bound_client_timeouts
 from leaderboard.storage.local import check_path
 
@@ -147,7 +147,7 @@ class HubStorage(Storage):
         cache_dir: str | Path | None = None,
         retry: RetryPolicy = RetryPolicy(),
         head_ttl_s: float = 0.0,
-        cache_entries: int = 512,
+        cache_entries: int = 4096,
         cache_max_bytes: int = 1 << 20,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], None] = time.sleep,
@@ -161,16 +161,14 @@ class HubStorage(Storage):
         self._cache_dir = cache_dir
         self._retry = retry
         self._head_ttl_s = head_ttl_s
-        self._cache_entries = cache_entries
-        self._cache_max_bytes = cache_max_bytes
         self._clock = clock
         self._sleep = sleep
         self._rng = rng if rng is not None else random.Random()
         self._repo_ready = False
         self._head: str | None = None
         self._head_at = float("-inf")
-        self._cache: OrderedDict[tuple[str, str], Any] = OrderedDict()  # (sha, key) -> bytes | None | list
-        self._lock = threading.Lock()  # head and cache
+        self._reads = ReadCache(cache_entries, cache_max_bytes)
+        self._lock = threading.Lock()  # the head
         self._commit_lock = threading.Lock()  # one commit at a time per instance: no self-inflicted races
 
     def __repr__(self) -> str:
@@ -189,6 +187,12 @@ class HubStorage(Storage):
     def read(self, path: str) -> bytes | None:
         check_path(path)
         sha = self.head()
+        info = self._folder(sha, _top(path)).get(path)
+        if info is None:
+            return None
+        cached = self._reads.blob(info.blob_id)
+        if cached is not None:  # the same content as last read, whatever the commit
+            return cached
 
         def download() -> bytes | None:
             try:
@@ -203,26 +207,39 @@ class HubStorage(Storage):
                     raise
                 raise self._cache_error(path, error) from error
 
-        return self._cached(sha, "file:" + path, lambda: self._call(f"read {path!r}", download))
+        data = self._call(f"read {path!r}", download)
+        if data is not None:
+            self._reads.keep_blob(info.blob_id, data)
+        return data
 
     def list(self, prefix: str = "") -> builtins.list[str]:
         prefix = prefix.rstrip("/")
         if prefix:
             check_path(prefix)
-        sha = self.head()
+        files = self._folder(self.head(), _top(prefix + "/") if prefix else _EVERYTHING)
+        under = prefix + "/" if prefix else ""
+        return sorted(p for p in files if p.startswith(under))
 
-        def tree() -> builtins.list[str]:
+    def _folder(self, sha: str, folder: str) -> dict[str, RepoFile]:
+        """``{path: RepoFile}`` of the files under the top-level ``folder`` at ``sha`` (``""``: the root's own
+        files; ``_EVERYTHING``: all), listed once per commit."""
+        cached = self._reads.folder(sha, folder)
+        if cached is not None:
+            return cached
+
+        def tree() -> dict[str, RepoFile]:
+            recursive, where = (True, None) if folder == _EVERYTHING else (bool(folder), folder or None)
             try:
                 entries = self._api.list_repo_tree(
-                    self.repo_id, path_in_repo=prefix or None, recursive=True, revision=sha, repo_type=REPO_TYPE
+                    self.repo_id, path_in_repo=where, recursive=recursive, revision=sha, repo_type=REPO_TYPE
                 )
-                paths = [e.path for e in entries if isinstance(e, RepoFile)]
+                return {e.path: e for e in entries if isinstance(e, RepoFile) and e.path not in HUB_OWN_FILES}
             except RemoteEntryNotFoundError:  # no such folder
-                return []
-            under = prefix + "/" if prefix else ""
-            return sorted(p for p in paths if p.startswith(under) and p not in HUB_OWN_FILES)
+                return {}
 
-        return list(self._cached(sha, "list:" + prefix, lambda: self._call(f"list {prefix!r}", tree)))
+        files = self._call(f"list {folder or 'the top level'!r}", tree)
+        self._reads.keep_folder(sha, folder, files)
+        return files
 
     # -- the one write -----------------------------------------------------------------------
 
@@ -387,22 +404,21 @@ class HubStorage(Storage):
     def _expected(self, sha: str, expect: dict[str, bytes | None]) -> bool:
         """Whether each path in ``expect`` holds exactly those bytes at ``sha`` (``None``: absent).
 
-        Answered from the read cache when the caller read the paths at ``sha`` (the usual case: read,
+        Answered from the listings when the caller read the paths at ``sha`` (the usual case: read,
         decide, commit on that head); otherwise by one ``get_paths_info`` call.
         """
+        files: dict[str, RepoFile] = {}
         unknown = []
-        with self._lock:
-            for path, data in expect.items():
-                if (sha, "file:" + path) not in self._cache:
-                    unknown.append(path)
-                elif self._cache[(sha, "file:" + path)] != data:
-                    return False
-        if not unknown:
-            return True
-        infos = self._api.get_paths_info(self.repo_id, unknown, revision=sha, repo_type=REPO_TYPE)
-        files = {i.path: i for i in infos if isinstance(i, RepoFile)}
-        for path in unknown:
-            data = expect[path]
+        for path in expect:
+            listed = self._reads.folder(sha, _top(path))
+            if listed is None:
+                unknown.append(path)
+            elif path in listed:
+                files[path] = listed[path]
+        if unknown:
+            infos = self._api.get_paths_info(self.repo_id, unknown, revision=sha, repo_type=REPO_TYPE)
+            files.update({i.path: i for i in infos if isinstance(i, RepoFile)})
+        for path, data in expect.items():
             if (path in files) != (data is not None) or (data is not None and not _same_content(files[path], data)):
                 return False
         return True
@@ -424,26 +440,13 @@ class HubStorage(Storage):
     def _landed(self, sha: str, puts: dict[str, bytes], deletes: builtins.list[str]) -> None:
         with self._lock:
             self._head, self._head_at = sha, self._clock()
-            for path, data in puts.items():
-                self._remember((sha, "file:" + path), data)
-            for path in deletes:
-                self._remember((sha, "file:" + path), None)
+        for data in puts.values():  # a writer reads its own writes without downloading them
+            self._reads.keep_blob(git_hash(data), data)
 
-    def _cached(self, sha: str, key: str, load: Callable[[], T]) -> T:
-        # A commit sha names an immutable tree, so an entry keyed by it is never stale.
-        with self._lock:
-            if (sha, key) in self._cache:
-                self._cache.move_to_end((sha, key))
-                return self._cache[(sha, key)]
-        value = load()
-        with self._lock:
-            self._remember((sha, key), value)
-        return value
 
-    def _remember(self, key: tuple[str, str], value: Any) -> None:
-        if isinstance(value, bytes) and len(value) > self._cache_max_bytes:
-            return
-        self._cache[key] = value
-        self._cache.move_to_end(key)
-        while len(self._cache) > self._cache_entries:
-            self._cache.popitem(last=False)
+def _top(path: str) -> str:
+    """The top-level folder whose listing holds ``path`` (``""`` for a file at the top level)."""
+    return path.split("/", 1)[0] if "/" in path else ""
+
+
+_EVERYTHING = "/"  # the key of a full, recursive listing (no folder is named "/")

@@ -22,6 +22,7 @@ from tests.hub import chaos
 from tests.hub.clock import FakeClock
 from tests.hub.conftest import BOSS_TOKEN
 from tests.hub.hub_faults import Http, Lost, Race, Reset, Slow
+from tests.hub.hub_state import git_blob_sha1
 from tests.hub.server import LocalHub
 
 REPO = "org/requests"
@@ -316,13 +317,20 @@ def test_silence_after_a_lost_answer_is_reported_as_unknown(hub, hub_store):
 # -- reads and the read cache --------------------------------------------------------------------
 
 
-def test_repeated_reads_at_one_head_download_once(hub, hub_store):
-    hub_store.commit({"other": b"o"})  # a new head whose files are not yet cached, but for "other"
+def test_a_file_is_downloaded_once_whatever_the_head(hub, hub_store):
+    hub_store.commit({"other": b"o"})  # a new head; "other" is known from our own commit
     assert hub_store.read("requests/a.json") == b"A"
     assert hub_store.read("requests/a.json") == b"A"
-    assert hub_store.read("other") == b"o"  # seeded by our own commit
-    assert hub_store.read("missing") is None and hub_store.read("missing") is None
-    assert [c.detail["file"] for c in hub.calls("resolve")] == ["requests/a.json", "requests/a.json", "missing"]
+    assert hub_store.read("other") == b"o"
+    assert hub_store.read("missing") is None and hub_store.read("missing") is None  # the listing says so
+    hub.state.external_commit(REPO, {"requests/b.json": b"B"})  # a new head: a.json unchanged, b.json new
+    assert hub_store.read("requests/a.json") == b"A" and hub_store.read("requests/b.json") == b"B"
+    # a.json was written by this store (its seed commit): never downloaded; b.json once
+    assert [(c.method, c.detail["file"]) for c in hub.calls("resolve")] == [("HEAD", "requests/b.json"),
+                                                                            ("GET", "requests/b.json")]  # fmt: skip
+    h1, h2 = (c.sha for c in hub.history(REPO)[-2:])
+    listings = [c.path.split("/tree/")[1] for c in hub.calls("tree")]
+    assert listings == [f"{h1}/requests", h1, f"{h2}/requests"]  # one listing per folder and commit
 
 
 def test_reads_see_other_writers_commits(hub, hub_store):
@@ -365,8 +373,9 @@ def test_the_cache_is_bounded_and_skips_large_files(hub, clock):
     hub.state.external_commit(REPO, {"a": b"1", "b": b"2", "c": b"3", "big": b"12345"})
     for path in ["a", "b", "c", "a", "big", "big"]:
         assert store.read(path) == hub.files(REPO)[path]
-    assert len(store._cache) <= 2 and ("file:big" not in {key for _, key in store._cache})
-    # "a" was evicted by "c", "big" never kept: read again, from the client's disk cache (no request)
+    kept = store._reads.blob_ids()
+    assert len(kept) == 2 and git_blob_sha1(b"12345") not in kept  # "a" evicted by "c"; "big" never kept
+    # ... so read again, from the client's disk cache at this commit (no request)
     assert [c.detail["file"] for c in hub.calls("resolve") if c.method == "HEAD"] == ["a", "b", "c", "big"]
 
 

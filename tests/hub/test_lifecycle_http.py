@@ -125,9 +125,8 @@ def test_a_full_hub_download_cache_is_a_clear_storage_error(deployed: LocalHub, 
     from tests.hardening.faults.faults_disk import FullDisk
 
     cache = tmp_path / "space" / "requests"
-    store = HubStorage(REQUESTS, token=BOSS_TOKEN, cache_dir=cache)
-    store.commit({"requests/a.json": json.dumps({"a": 1}).encode()})
-    store._cache.clear()  # as after a restart: the file must come from the Hub
+    HubStorage(REQUESTS, token=BOSS_TOKEN, cache_dir=cache).commit({"requests/a.json": json.dumps({"a": 1}).encode()})
+    store = HubStorage(REQUESTS, token=BOSS_TOKEN, cache_dir=cache)  # after a restart: the file comes from the Hub
     FullDisk(cache, free=0).install(monkeypatch)
     with pytest.raises(StorageError, match="the Hub download cache .* is full") as full:
         store.read("requests/a.json")

@@ -22,6 +22,7 @@ same worker standalone.
 from __future__ import annotations
 
 import logging
+import random
 import threading
 import time
 from collections.abc import Callable
@@ -44,6 +45,7 @@ from scoring import AnswerKeyError, SubmissionError, score_submission
 log = logging.getLogger(__name__)
 
 WORKER = "worker"  # the "who" of the worker's audit entries
+LOOK_AHEAD = 4  # after losing a job to another worker, take one of the next few waiting ones
 SERVER_PROBLEM = "it does not count against your quota, and the maintainers can score it again"
 
 
@@ -107,8 +109,9 @@ class Worker:
         if generation != self._generation:  # a rescore may follow a new answer key: reload it
             self.keys.refresh()
             self._generation = generation
+        skip = 0
         while True:
-            found = next_job(self.registry.entries(), self.clock(), self.settings.max_attempts)
+            found = next_job(self.registry.entries(), self.clock(), self.settings.max_attempts, skip)
             if found is None:
                 return None
             entry, decision = found
@@ -117,8 +120,10 @@ class Worker:
                 continue
             self._load_key(entry.request.split)
             held = claim(self.store, entry, holder, self.clock(), self.settings.lease_s, self.settings.max_attempts)
-            if held is not None:  # None: another worker took it or settled it meanwhile; look again
+            if held is not None:
                 return self._run(entry, held, holder)
+            # Another worker took it or settled it meanwhile: look again, a little further down the queue.
+            skip = random.randrange(LOOK_AHEAD)
 
     def _run(self, entry: Entry, held: Claim, holder: Holder) -> str:
         beat = _Heartbeat(lambda: self._renew(held, holder), self.settings.lease_s / 3)

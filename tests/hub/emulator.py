@@ -68,6 +68,7 @@ class HubEmulator:
         self.state, self.plan, self.record = state, plan, recorder
         self.url = self.storage_url = ""  # set by the server once the port is known
         self.page_size = 1000  # tree entries per page (the Hub: 1000; 50 with expand)
+        self.latency_s = 0.0  # added to every answer, as a network and a busy Hub add it
 
     async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
         if scope["type"] != "http":  # lifespan: nothing to set up
@@ -93,6 +94,8 @@ class HubEmulator:
         if kind == "commit":  # known before any fault is chosen, so a test can aim at one commit by its message
             call.detail = _commit_header(await request.body())
         fault = self.plan.next(call) if kind != "unknown" else None
+        if self.latency_s:
+            await asyncio.sleep(self.latency_s)
         if isinstance(fault, Reset):
             return _reset(send, call)
         if isinstance(fault, Http):

@@ -13,6 +13,7 @@ so the client treats it as a CDN (it does not send its token there), as with the
 
 from __future__ import annotations
 
+import logging
 import socket
 import threading
 import time
@@ -26,6 +27,13 @@ from tests.hub.hub_faults import FaultPlan, Recorder
 from tests.hub.hub_state import LFS_THRESHOLD, Commit, HubState, Quota, User
 
 START_TIMEOUT_S = 10.0
+
+
+class _QuietResets(logging.Filter):
+    """uvicorn reports a connection the app reset on purpose (a ``Reset`` fault) as an error: not one here."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "returned without starting response" not in record.getMessage()
 
 
 def free_port() -> int:
@@ -57,6 +65,9 @@ class LocalHub:
             hub._stop()
 
     def _serve(self) -> None:
+        errors = logging.getLogger("uvicorn.error")
+        if not any(isinstance(f, _QuietResets) for f in errors.filters):
+            errors.addFilter(_QuietResets())
         port = free_port()
         self.url = self.app.url = f"http://127.0.0.1:{port}"
         self.app.storage_url = f"http://localhost:{port}"

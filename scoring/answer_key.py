@@ -32,7 +32,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -268,43 +268,40 @@ def _hub_revision(repo_id: str, split: str, token: str | None) -> str:
 def hub_dataset_builder(repo_id: str, token: str | None) -> Any:
     """``datasets.load_dataset_builder(repo_id)``, or ``AnswerKeyError`` saying why it cannot be opened.
 
-    When the Hub refuses the request (a wrong token) or fails, ``datasets`` quietly falls back to
+    When the Hub refuses the request (a wrong token) or fails, ``datasets`` may quietly fall back to
     the newest copy in its local cache: a builder with no data files, whose stream serves the old
     rows. That copy is refused here with the Hub's reason (asked again, once), so an answer key is
     never built from stale rows and a wrong token reads "not authorised", not "has no split".
     """
     import datasets  # deferred: a second of import time the warm local path does not need
     from datasets.packaged_modules.cache.cache import Cache
+    from huggingface_hub import HfApi
 
     try:
         builder = datasets.load_dataset_builder(repo_id, token=token)
     except Exception as error:  # datasets raises many types for "cannot reach / no such repo"
-        raise AnswerKeyError(f"cannot open dataset {repo_id!r}: {error}") from error
-    if isinstance(builder, Cache):
-        _refuse_cached_copy(repo_id, token)
-    return builder
-
-
-def _refuse_cached_copy(repo_id: str, token: str | None) -> NoReturn:
-    from huggingface_hub import HfApi
-    from huggingface_hub.errors import GatedRepoError, HfHubHTTPError, RepositoryNotFoundError
-
+        raise AnswerKeyError(f"cannot open dataset {repo_id!r}: {_hub_refusal(error)}") from error
+    if not isinstance(builder, Cache):
+        return builder
     stale = "only an old local copy is cached, and it is never scored against"
     try:
         HfApi(token=token).dataset_info(repo_id)
-    except (RepositoryNotFoundError, GatedRepoError) as error:
-        raise AnswerKeyError(
-            f"cannot open dataset {repo_id!r}: not authorised, or no such dataset on the Hub "
-            f"(check that HF_TOKEN can read it); {stale}"
-        ) from error
-    except HfHubHTTPError as error:
-        if error.response.status_code in (401, 403):
-            raise AnswerKeyError(
-                f"cannot open dataset {repo_id!r}: not authorised, the Hub refused the token; {stale}"
-            ) from error
-        raise AnswerKeyError(
-            f"cannot open dataset {repo_id!r}: the Hub failed ({' '.join(str(error).split())}); {stale}"
-        ) from error
-    except Exception as error:  # a dropped connection, a timeout
-        raise AnswerKeyError(f"cannot open dataset {repo_id!r}: the Hub did not answer ({error}); {stale}") from error
+    except Exception as error:
+        raise AnswerKeyError(f"cannot open dataset {repo_id!r}: {_hub_refusal(error)}; {stale}") from error
     raise AnswerKeyError(f"cannot open dataset {repo_id!r}: the Hub did not serve it just now; {stale}")
+
+
+def _hub_refusal(error: BaseException) -> str:
+    """ "not authorised" when the Hub refused (401, 403, or a repository it will not name); else the error."""
+    from datasets.exceptions import DatasetNotFoundError
+    from huggingface_hub.errors import HfHubHTTPError, RepositoryNotFoundError
+
+    cause: BaseException | None = error
+    for _ in range(8):  # a chain is short; the bound guards against a cycle
+        if cause is None:
+            break
+        status = cause.response.status_code if isinstance(cause, HfHubHTTPError) else None
+        if isinstance(cause, RepositoryNotFoundError | DatasetNotFoundError) or status in (401, 403):
+            return "not authorised, or no such dataset on the Hub (check that HF_TOKEN can read it)"
+        cause = cause.__cause__ or cause.__context__
+    return " ".join(str(error).split())

@@ -18,6 +18,7 @@ from tests.hub.conftest import BOSS, BOSS_TOKEN
 from tests.hub.server import LocalHub
 
 ANSWER_KEY, PUBLIC, REQUESTS, RESULTS = "org/navitrace", "org/navitrace-public", "org/requests", "org/results"
+UNLIMITED = {"TEST_SUBMISSIONS_PER_DAY": "1000000", "LEADERBOARD_QUEUED_PER_USER": "1000000"}  # for long runs
 
 
 def seed_datasets(hub: LocalHub, private: Path, public: Path) -> None:

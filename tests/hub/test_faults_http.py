@@ -26,7 +26,7 @@ from tests.hub.conftest import BOSS, BOSS_TOKEN
 from tests.hub.hub_faults import KINDS, Fault, Http, Lost, Race, Reset, Slow
 from tests.hub.server import LocalHub
 from tests.hub.service_checks import Upload, check_scored_once, try_to_submit
-from tests.hub.service_on_hub import ANSWER_KEY, REQUESTS, hub_settings, seed_datasets, service_on
+from tests.hub.service_on_hub import ANSWER_KEY, REQUESTS, UNLIMITED, hub_settings, seed_datasets, service_on
 
 ROUNDS = int(os.environ.get("FAULTS_HUB_ROUNDS", "2"))
 SEED = int(os.environ.get("FAULTS_HUB_SEED", "5"))
@@ -132,7 +132,7 @@ def test_under_random_faults_every_acknowledged_write_lands_once(
     level, deployed, keys, tmp_path, client_sleeps, capsys
 ):
     hub, clock = deployed, FakeClock()
-    service = service_on(hub_settings(tmp_path / "space", tmp_path / "keys"), clock, timeout_s=0.3)
+    service = service_on(hub_settings(tmp_path / "space", tmp_path / "keys", **UNLIMITED), clock, timeout_s=0.3)
     service.publish()  # the repositories exist before the chaos starts
     hub.faults.chaos(SEED, chaos.rates(CHAOS[level], SERVICE_KINDS), chaos.pick)
     uploads: list[Upload] = []

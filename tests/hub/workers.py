@@ -23,11 +23,10 @@ from tests.hub.clients import client_environ
 from tests.hub.conftest import BOSS_TOKEN
 from tests.hub.server import LocalHub
 from tests.hub.service_checks import Upload, check_scored_once
-from tests.hub.service_on_hub import REQUESTS, hub_environ, hub_settings
+from tests.hub.service_on_hub import REQUESTS, UNLIMITED, hub_environ, hub_settings
 
 ROOT = Path(__file__).resolve().parents[2]
 WORKER_KINDS = ("commit", "repo_info", "paths_info", "tree", "resolve", "preupload")
-UNLIMITED = {"TEST_SUBMISSIONS_PER_DAY": "1000000", "LEADERBOARD_QUEUED_PER_USER": "1000000"}
 
 
 def queue_jobs(service: Leaderboard, keys: dict, folder: Path, jobs: int) -> list[Upload]:

@@ -408,3 +408,18 @@ def test_under_chaos_every_acknowledged_commit_lands_exactly_once(hub, clock, cl
     hub.faults.clear()
     for store in writers:
         assert all(store.read(path) == data for path, (data, _) in acknowledged.items())
+
+
+def test_faults_on_the_lfs_transfer_are_retried_and_the_file_lands_once(start_hub, clock, client_sleeps):
+    hub = start_hub(lfs_threshold=16)
+    store = open_hub_store(clock)
+    store.commit({"seed": b""})
+    hub.faults.add("lfs_batch", Http(503))
+    hub.faults.add("lfs_upload", Reset(), Http(500))
+    hub.faults.add("lfs_verify", Http(502))
+    big = bytes(range(256)) * 4
+    store.commit({"uploads/big.tsv": big}, message="big")
+    assert hub.messages(REPO).count("big") == 1 and hub.files(REPO)["uploads/big.tsv"] == big
+    assert [c.status for c in hub.calls() if c.kind.startswith("lfs")] == [503, 200, None, 500, 200, 502, 200]
+    assert len(client_sleeps) == 4  # the client's own backoff, one wait per fault
+    assert store.read("uploads/big.tsv") == big and len(hub.calls("cdn")) == 1  # an LFS file: read back from the "CDN"

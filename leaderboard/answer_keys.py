@@ -8,16 +8,22 @@
 With neither variable set, both are generated once under ``LEADERBOARD_HOME/demo`` with
 ``synthetic.write_demo_dataset`` (the private copy, and the public copy with test
 ground truth null).
+
+A Hub dataset is opened again, with backoff, when the Hub fails in passing (429, 5xx, a dropped
+connection): one 500 on the dataset-info request must not refuse a submission. When it keeps
+failing, ``AnswerKeyUnavailable`` says so (the worker leaves its job queued).
 """
 
 from __future__ import annotations
 
 import logging
+import random
 import shutil
 import subprocess
 import sys
 import tempfile
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -35,6 +41,11 @@ DEMO_PRIVATE, DEMO_PUBLIC = "navitrace", "navitrace-public"
 # straight-forward mean raw 3253 on validation (score -0.6) and 3300 on test (-2.0).
 DEMO_SEED = 26
 GENERATION_TIMEOUT_S = 900.0  # generous: a slow disk, a busy machine
+HUB_ATTEMPTS = 5  # opening a Hub dataset: tries when the Hub fails in passing (waits ~1, 2, 4, 8 s)
+
+
+class AnswerKeyUnavailable(AnswerKeyError):
+    """The dataset's Hub did not answer (429, 5xx, no connection) however often it was asked: try later."""
 
 
 def ensure_demo_datasets(
@@ -99,10 +110,11 @@ def _start_demo_data(out: Path, samples: int, size: tuple[int, int], public: boo
 class AnswerKeys:
     """Loads and keeps the answer keys for this process; ``refresh()`` forgets them (after a rescore)."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, sleep: Callable[[float], None] = time.sleep) -> None:
         self.settings = settings
         self._keys: dict[tuple[str, str], AnswerKey] = {}
         self._lock = threading.Lock()
+        self._sleep = sleep
 
     def datasets(self) -> tuple[str, str]:
         """``(private, public)`` dataset ids or folders."""
@@ -127,7 +139,33 @@ class AnswerKeys:
             if (which, split) not in self._keys:
                 private, public = self.datasets()
                 dataset = private if which == "private" else public
-                self._keys[(which, split)] = load_answer_key(
-                    dataset, split, self.settings.cache_folder, token=self.settings.hf_token
-                )
+                self._keys[(which, split)] = self._load_retrying(dataset, split)
             return self._keys[(which, split)]
+
+    def _load_retrying(self, dataset: str, split: str) -> AnswerKey:
+        """``load_answer_key``, tried again with backoff while the failure is the Hub's, not the dataset's."""
+        attempt = 1
+        while True:
+            try:
+                return load_answer_key(dataset, split, self.settings.cache_folder, token=self.settings.hf_token)
+            except Exception as error:  # datasets and the Hub client raise many types: sorted by cause
+                if not _hub_hiccup(error):
+                    raise
+                if attempt >= HUB_ATTEMPTS:
+                    raise AnswerKeyUnavailable(
+                        f"the Hub did not answer for dataset {dataset!r} ({attempt} tries); please try again "
+                        f"in a few minutes ({' '.join(str(error).split())})"
+                    ) from error
+                wait = 2 ** (attempt - 1) * random.uniform(0.5, 1.0)
+                log.warning("opening %s failed in passing (%s); trying again in %.1f s", dataset, error, wait)
+            self._sleep(wait)
+            attempt += 1
+
+
+def _hub_hiccup(error: BaseException) -> bool:
+    """Whether a Hub failure worth trying again caused ``error`` (a local dataset never does)."""
+    try:
+        from leaderboard.storage.hub import is_transient  # needs huggingface_hub, as Hub datasets do
+    except ImportError:
+        return False
+    return is_transient(error)

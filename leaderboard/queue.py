@@ -1,8 +1,9 @@
 """The queue: which job runs next, and whether a RUNNING job's worker is still alive.
 
-FIFO by intake time. A RUNNING job belongs to the worker holding its lease; the lease is renewed
-by a heartbeat and is void once it expires, or at once when its holder is provably dead: a
-process on this host that no longer exists (or whose pid now belongs to a newer process).
+FIFO by intake time (a worker that lost a race for a job looks a few jobs further). A RUNNING
+job belongs to the worker holding its lease; the lease is renewed by a heartbeat and is void
+once it expires, or at once when its holder is provably dead: a process on this host that no
+longer exists (or whose pid now belongs to a newer process).
 A job is started at most ``max_attempts`` times; after that it fails as a server problem.
 """
 
@@ -97,10 +98,19 @@ def decide(entry: Entry, now: float, max_attempts: int) -> Decision:
     return Decision.RUN if job.attempts < max_attempts else Decision.GIVE_UP
 
 
-def next_job(entries: list[Entry], now: float, max_attempts: int) -> tuple[Entry, Decision] | None:
-    """The first entry (FIFO) that needs the worker, and what to do with it."""
+def next_job(entries: list[Entry], now: float, max_attempts: int, skip: int = 0) -> tuple[Entry, Decision] | None:
+    """The first entry (FIFO) that needs the worker, and what to do with it.
+
+    ``skip`` passes over that many such entries when there are more (the last one otherwise): a
+    worker that just lost a claim to another worker looks a little further down the queue, so
+    that several workers stop racing for the same job.
+    """
+    found = None
     for entry in entries:
         decision = decide(entry, now, max_attempts)
         if decision is not Decision.SKIP:
-            return entry, decision
-    return None
+            found = entry, decision
+            if skip <= 0:
+                break
+            skip -= 1
+    return found

@@ -5,7 +5,8 @@ Exactly once, even under SIGKILL at any moment:
 - one worker at a time per machine (a process lock; a second one finds it taken and returns);
 - a job is *claimed* by a commit (RUNNING, attempts + 1, a lease); a heartbeat renews the lease
   while scoring; a job whose worker died is taken up again (see ``queue``), a bounded number
-  of times;
+  of times. Every change to a job file is a compare-and-swap on what was read (``claims``), so
+  workers on several machines sharing one store never take one job twice;
 - the outcome is *one* commit: the job's FINISHED state, the summary, the per-row scores and
   the audit entry land together or not at all, and only while the lease is still ours. Result
   files are keyed by submission id, so a redo replaces rather than adds;
@@ -21,6 +22,7 @@ same worker standalone.
 from __future__ import annotations
 
 import logging
+import random
 import threading
 import time
 from collections.abc import Callable
@@ -28,21 +30,23 @@ from collections.abc import Callable
 from filelock import Timeout
 
 import leaderboard.audit as audit
-from leaderboard.answer_keys import AnswerKeys
+from leaderboard.answer_keys import AnswerKeys, AnswerKeyUnavailable
+from leaderboard.claims import Claim, claim, read_job
 from leaderboard.config import Settings
 from leaderboard.disclosure import withhold_small_groups
 from leaderboard.locks import process_lock
-from leaderboard.queue import Decision, Holder, next_job
-from leaderboard.records import FAILED, FINISHED, PENDING, RUNNING, Job, Split, iso, job_path, upload_path
+from leaderboard.queue import Decision, Holder, decide, next_job
+from leaderboard.records import FAILED, FINISHED, PENDING, Split, iso, job_path, upload_path
 from leaderboard.registry import Entry, Registry
 from leaderboard.results import result_files
-from leaderboard.storage import StorageError
+from leaderboard.storage import Conflict, StorageError
 from leaderboard.table import Publisher
 from scoring import AnswerKeyError, SubmissionError, score_submission
 
 log = logging.getLogger(__name__)
 
 WORKER = "worker"  # the "who" of the worker's audit entries
+LOOK_AHEAD = 4  # after losing a job to another worker, take one of the next few waiting ones
 SERVER_PROBLEM = "it does not count against your quota, and the maintainers can score it again"
 
 
@@ -106,72 +110,56 @@ class Worker:
         if generation != self._generation:  # a rescore may follow a new answer key: reload it
             self.keys.refresh()
             self._generation = generation
+        skip = 0
         while True:
-            found = next_job(self.registry.entries(), self.clock(), self.settings.max_attempts)
+            found = next_job(self.registry.entries(), self.clock(), self.settings.max_attempts, skip)
             if found is None:
                 return None
             entry, decision = found
             if decision is Decision.GIVE_UP:
                 self._give_up(entry)
                 continue
-            return self._run(entry, holder)
+            self._load_key(entry.request.split)
+            held = claim(self.store, entry, holder, self.clock(), self.settings.lease_s, self.settings.max_attempts)
+            if held is not None:
+                return self._run(entry, held, holder)
+            # Another worker took it or settled it meanwhile: look again, a little further down the queue.
+            skip = random.randrange(LOOK_AHEAD)
 
-    def _run(self, entry: Entry, holder: Holder) -> str:
-        self._load_key(entry.request.split)
-        job = self._claim(entry, holder)
-        beat = _Heartbeat(lambda: self._renew(job, holder), self.settings.lease_s / 3)
+    def _run(self, entry: Entry, held: Claim, holder: Holder) -> str:
+        beat = _Heartbeat(lambda: self._renew(held, holder), self.settings.lease_s / 3)
         with beat:
             outcome, files, score = self._score(entry)
         now = self.clock()
-        done = job.but(lease=None, updated_at=iso(now), finished_at=iso(now), **outcome)
-        current = self.registry.job(entry.submission_id)
-        if current.lease is None or current.lease.token != holder.token:
-            log.warning("lost the lease on %s while scoring; leaving it to its new worker", entry.submission_id)
-            return entry.submission_id
+        done = held.job.but(lease=None, updated_at=iso(now), finished_at=iso(now), **outcome)
         action = "finished" if done.status == FINISHED else "failed"
         after = {k: getattr(done, k) for k in ("status", "attempts", "generation", "message", "failure")}
         after["score"] = score
         path, data = audit.entry_file(WORKER, action, entry.submission_id, now, None, after)
-        files.update({job_path(entry.submission_id): done.to_bytes(), path: data})
+        files[path] = data
         try:
-            self.store.commit(files, message=f"{action} {entry.submission_id}")
+            held.commit(done, files, message=f"{action} {entry.submission_id}")
+        except Conflict:
+            log.warning("lost the lease on %s while scoring; leaving it to its new worker", entry.submission_id)
+            return entry.submission_id
         except StorageError as error:
-            self._release(job, error)
+            self._release(held, error)
             raise
         log.info("%s %s (attempt %d)", action, entry.submission_id, done.attempts)
         self._sync()
         return entry.submission_id
-
-    def _claim(self, entry: Entry, holder: Holder) -> Job:
-        now = self.clock()
-        attempts = 0 if entry.stale else entry.job.attempts
-        retry = entry.job.status == RUNNING
-        job = Job(
-            entry.submission_id,
-            status=RUNNING,
-            attempts=attempts + 1,
-            generation=entry.generation,
-            lease=holder.lease(now, self.settings.lease_s),
-            message=f"scoring was interrupted (the worker stopped); started again, attempt {attempts + 1}"
-            if retry
-            else None,
-            updated_at=iso(now),
-            started_at=iso(now),
-        )
-        self.store.commit({job_path(entry.submission_id): job.to_bytes()}, message=f"claim {entry.submission_id}")
-        return job
 
     def _load_key(self, split: str) -> None:
         """Load the answer key before claiming: one that cannot be read or built *now* (a full disk)
         leaves the job queued; one that cannot be used at all fails the job in ``_score``, with the reason."""
         try:
             self.keys.private(split)
-        except OSError as error:
+        except (OSError, AnswerKeyUnavailable) as error:
             raise StorageError(f"the answer key of the {split} split cannot be loaded now: {error}") from error
         except AnswerKeyError:
             return
 
-    def _release(self, job: Job, error: StorageError) -> None:
+    def _release(self, held: Claim, error: StorageError) -> None:
         """Back to the queue after an outcome the store refused, without using up an attempt.
 
         Attempts stop a file that keeps killing its worker; a full disk or a Hub outage is not the
@@ -179,21 +167,23 @@ class Worker:
         """
         if error.outcome_unknown:
             return
+        job = held.job
         message = "it was scored, but the server could not store the result; it will be scored again"
         pending = job.but(
             status=PENDING, attempts=job.attempts - 1, lease=None, message=message, updated_at=iso(self.clock())
         )
         try:
-            self.store.commit({job_path(job.submission_id): pending.to_bytes()}, message=f"release {job.submission_id}")
-        except StorageError as again:  # left RUNNING: taken up again next round, as after a crash
+            held.commit(pending, {}, message=f"release {job.submission_id}")
+        except StorageError as again:  # left RUNNING (or taken by another worker): as after a crash
             log.error("could not put %s back in the queue: %s", job.submission_id, again)
             return
         log.error("the result of %s could not be stored (%s); it is back in the queue", job.submission_id, error)
 
-    def _renew(self, job: Job, holder: Holder) -> None:
+    def _renew(self, held: Claim, holder: Holder) -> None:
+        """Extend the lease, only while the job is still ours (``Conflict`` otherwise: the heartbeat stops)."""
         now = self.clock()
-        renewed = job.but(lease=holder.lease(now, self.settings.lease_s), updated_at=iso(now))
-        self.store.commit({job_path(job.submission_id): renewed.to_bytes()}, message=f"heartbeat {job.submission_id}")
+        renewed = held.job.but(lease=holder.lease(now, self.settings.lease_s), updated_at=iso(now))
+        held.commit(renewed, {}, message=f"heartbeat {held.job.submission_id}")
 
     def _score(self, entry: Entry) -> tuple[dict, dict[str, bytes], float | None]:
         """``(job fields, files, score)`` of the outcome; every failure is caught and described here."""
@@ -228,6 +218,10 @@ class Worker:
 
     def _give_up(self, entry: Entry) -> None:
         now = self.clock()
+        current, raw = read_job(self.store, entry.submission_id)  # decided again on what is stored now
+        entry = Entry(entry.request, current, entry.review, entry.generation)
+        if decide(entry, now, self.settings.max_attempts) is not Decision.GIVE_UP:
+            return
         job = entry.job.but(
             status=FAILED,
             lease=None,
@@ -238,7 +232,11 @@ class Worker:
         )
         after = {"status": FAILED, "attempts": job.attempts, "generation": job.generation, "failure": "server"}
         path, data = audit.entry_file(WORKER, "failed", entry.submission_id, now, None, after)
-        self.store.commit({job_path(entry.submission_id): job.to_bytes(), path: data}, message="give up")
+        puts = {job_path(entry.submission_id): job.to_bytes(), path: data}
+        try:
+            self.store.commit(puts, message="give up", expect={job_path(entry.submission_id): raw})
+        except Conflict:  # another worker acted on it meanwhile: the next look decides again
+            return
         log.error("gave up on %s after %d attempts", entry.submission_id, entry.job.attempts)
 
     def _sync(self) -> None:
@@ -268,6 +266,9 @@ class _Heartbeat:
         while not self.stopped.wait(self.interval):
             try:
                 self.renew()
+            except Conflict as error:  # the lease went to another worker: writing on would undo its work
+                log.warning("lease lost, heartbeats stop: %s", error)
+                return
             except StorageError as error:
                 log.warning("lease heartbeat failed: %s", error)
 

@@ -78,17 +78,46 @@ def file_digest(file: Path) -> str:
 
 
 def _hub_split_files(repo_id: str, split: str, token: str | None) -> list[str]:
-    """The split's data files as ``datasets`` resolves them: ``hf://datasets/{repo}@{commit}/data/…``."""
+    """The split's data files as ``datasets`` resolves them: ``hf://datasets/{repo}@{commit}/data/…``.
+
+    When the Hub refuses the request (a wrong token) or fails, ``datasets`` may quietly fall back to
+    the newest copy in its local cache: a builder with no data files, whose rows are old. That copy
+    is refused here, so an answer key is never built from stale rows, and a wrong token reads "not
+    authorised", not "has no split".
+    """
     import datasets  # deferred: a second of import time the warm local path does not need
+    from datasets.packaged_modules.cache.cache import Cache
 
     try:
         builder = datasets.load_dataset_builder(repo_id, token=token)
     except Exception as error:  # datasets raises many types for "cannot reach / no such repo"
-        raise AnswerKeyError(f"cannot open dataset {repo_id!r}: {error}") from error
+        raise AnswerKeyError(f"cannot open dataset {repo_id!r}: {_hub_refusal(error)}") from error
+    if isinstance(builder, Cache):
+        raise AnswerKeyError(
+            f"cannot open dataset {repo_id!r}: not authorised, or the Hub could not be reached (check that "
+            "HF_TOKEN can read it); only an old local copy is cached, and it is never scored against"
+        )
     files = [str(name) for name in (builder.config.data_files or {}).get(split) or []]
     if not files:
         raise AnswerKeyError(f"dataset {repo_id!r} has no split {split!r}")
     return files
+
+
+def _hub_refusal(error: BaseException) -> str:
+    """ "not authorised" when the Hub refused (401, 403, or a repository it will not name); else the error.
+
+    Read off the error chain by name and status (``scoring`` does not import the Hub client).
+    """
+    refusals = {"RepositoryNotFoundError", "DatasetNotFoundError", "GatedRepoError"}
+    cause: BaseException | None = error
+    for _ in range(8):  # a chain is short; the bound guards against a cycle
+        if cause is None:
+            break
+        status = getattr(getattr(cause, "response", None), "status_code", None)
+        if type(cause).__name__ in refusals or status in (401, 403):
+            return "not authorised, or no such dataset on the Hub (check that HF_TOKEN can read it)"
+        cause = cause.__cause__ or cause.__context__
+    return " ".join(str(error).split())
 
 
 def _hub_revision(files: list[str]) -> str:

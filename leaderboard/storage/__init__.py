@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from leaderboard.storage.base import Storage, StorageError
+from leaderboard.storage.base import Conflict, Storage, StorageError
 from leaderboard.storage.local import LocalStorage
 
 HEAD_TTL_S = 2.0
 
-__all__ = ["LocalStorage", "Storage", "StorageError", "open_store"]
+__all__ = ["Conflict", "LocalStorage", "Storage", "StorageError", "open_store"]
 
 
 def open_store(repo_id: str | None, local_folder: str | Path, token: str | None, *, private: bool = True) -> Storage:

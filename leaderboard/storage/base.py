@@ -32,6 +32,14 @@ class StorageError(Exception):
         self.outcome_unknown = outcome_unknown
 
 
+class Conflict(StorageError):
+    """A conditional commit found a path no longer as expected: nothing was stored.
+
+    The caller reads again and decides again (another writer got there first). ``outcome_unknown``:
+    an earlier attempt of this commit may have landed and been overwritten since.
+    """
+
+
 class Storage(ABC):
     """Files by path. ``commit`` is the only write: all its changes land, durably, or none."""
 
@@ -44,10 +52,20 @@ class Storage(ABC):
         """Sorted paths of the files under ``prefix`` (a folder path, without trailing slash)."""
 
     @abstractmethod
-    def commit(self, puts: Mapping[str, bytes], deletes: Iterable[str] = (), message: str = "") -> None:
+    def commit(
+        self,
+        puts: Mapping[str, bytes],
+        deletes: Iterable[str] = (),
+        message: str = "",
+        *,
+        expect: Mapping[str, bytes | None] | None = None,
+    ) -> None:
         """Write ``puts`` and remove ``deletes`` as one change; return only once it is durable.
 
-        Raises ``StorageError`` when the change could not be stored; then none of it counts.
+        ``expect`` makes it a compare-and-swap: the change lands only if each of its paths holds
+        exactly those bytes (``None``: no such file) in the state the change is applied to;
+        otherwise ``Conflict`` and nothing is stored. Raises ``StorageError`` when the change could
+        not be stored; then none of it counts.
         """
 
     def exists(self, path: str) -> bool:

@@ -8,7 +8,11 @@ jitter, honouring ``Retry-After``, within a bounded time budget; after it ``Stor
 A commit whose response was lost (5xx or timeout after the Hub may have applied it) is not
 blindly repeated: before each retry the new head is checked, and when it already holds every
 written file byte for byte and none of the deleted ones, the change has landed and is
-acknowledged without a second commit. See docs/HUB.md.
+acknowledged without a second commit.
+
+``parent_commit`` is a compare-and-swap on the branch: ``commit(..., expect={path: bytes})`` is
+re-based after a 412 only when the new head still holds the expected bytes, and otherwise raises
+``Conflict`` (the caller re-reads and decides again). See docs/HUB.md.
 
 This module is the only one in ``leaderboard/storage`` that imports ``huggingface_hub``.
 """
@@ -16,12 +20,12 @@ This module is the only one in ``leaderboard/storage`` that imports ``huggingfac
 from __future__ import annotations
 
 import builtins  # the class's own method `list` shadows the builtin in annotations
+import errno
 import hashlib
 import logging
 import random
 import threading
 import time
-from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,7 +36,9 @@ from huggingface_hub import CommitOperationAdd, CommitOperationDelete, HfApi, Re
 from huggingface_hub.errors import HfHubHTTPError, LocalEntryNotFoundError, RemoteEntryNotFoundError
 from huggingface_hub.utils.sha import git_hash
 
-from leaderboard.storage.base import Storage, StorageError
+from leaderboard.storage.base import Conflict, Storage, StorageError
+from leaderboard.storage.hub_cache import ReadCache
+from leaderboard.storage.hub_calls import bound_client_timeouts
 from leaderboard.storage.local import check_path
 
 log = logging.getLogger(__name__)
@@ -95,6 +101,21 @@ def _classify(err: BaseException) -> str | None:
     return None
 
 
+def is_transient(error: BaseException) -> bool:
+    """Whether ``error`` or one of its causes is a Hub failure worth trying again (not a refusal)."""
+    seen: set[int] = set()
+    cause: BaseException | None = error
+    while cause is not None and id(cause) not in seen:
+        seen.add(id(cause))
+        kind = _classify(cause)
+        if kind in ("throttled", "unreachable", "unavailable"):
+            return True
+        if kind in ("fatal", "conflict"):
+            return False
+        cause = cause.__cause__ or cause.__context__
+    return False
+
+
 def _retry_after(err: BaseException) -> float | None:
     """Seconds the Hub asked us to wait: ``Retry-After`` (delay-seconds) or the ``RateLimit`` reset ``t=``."""
     response = getattr(_cause(err), "response", None)
@@ -127,6 +148,8 @@ class HubStorage(Storage):
     ``api`` is any object with the ``HfApi`` methods used here (tests pass a fake).
     ``head_ttl_s`` > 0 lets reads reuse the last known head for that long (fewer Hub calls,
     but another writer's commit may be seen up to that late); 0 checks the head on every read.
+    ``timeout_s`` bounds every request of the Hub client in this process (whose default is to
+    wait forever), see ``hub_calls.bound_client_timeouts``.
     """
 
     def __init__(
@@ -139,28 +162,28 @@ class HubStorage(Storage):
         cache_dir: str | Path | None = None,
         retry: RetryPolicy = RetryPolicy(),
         head_ttl_s: float = 0.0,
-        cache_entries: int = 512,
+        cache_entries: int = 4096,
         cache_max_bytes: int = 1 << 20,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], None] = time.sleep,
         rng: random.Random | None = None,
+        timeout_s: float = 60.0,
     ) -> None:
+        bound_client_timeouts(timeout_s)
         self.repo_id = repo_id
         self.private = private
         self._api = api if api is not None else HfApi(token=token)
         self._cache_dir = cache_dir
         self._retry = retry
         self._head_ttl_s = head_ttl_s
-        self._cache_entries = cache_entries
-        self._cache_max_bytes = cache_max_bytes
         self._clock = clock
         self._sleep = sleep
         self._rng = rng if rng is not None else random.Random()
         self._repo_ready = False
         self._head: str | None = None
         self._head_at = float("-inf")
-        self._cache: OrderedDict[tuple[str, str], Any] = OrderedDict()  # (sha, key) -> bytes | None | list
-        self._lock = threading.Lock()  # head and cache
+        self._reads = ReadCache(cache_entries, cache_max_bytes)
+        self._lock = threading.Lock()  # the head
         self._commit_lock = threading.Lock()  # one commit at a time per instance: no self-inflicted races
 
     def __repr__(self) -> str:
@@ -179,51 +202,88 @@ class HubStorage(Storage):
     def read(self, path: str) -> bytes | None:
         check_path(path)
         sha = self.head()
+        info = self._folder(sha, _top(path)).get(path)
+        if info is None:
+            return None
+        cached = self._reads.blob(info.blob_id)
+        if cached is not None:  # the same content as last read, whatever the commit
+            return cached
 
         def download() -> bytes | None:
             try:
                 local = self._api.hf_hub_download(
                     self.repo_id, path, repo_type=REPO_TYPE, revision=sha, cache_dir=self._cache_dir
                 )
+                return Path(local).read_bytes()
             except RemoteEntryNotFoundError:
                 return None
-            return Path(local).read_bytes()
+            except OSError as error:
+                if _classify(error) is not None:  # the network: retried by _call
+                    raise
+                raise self._cache_error(path, error) from error
 
-        return self._cached(sha, "file:" + path, lambda: self._call(f"read {path!r}", download))
+        data = self._call(f"read {path!r}", download)
+        if data is not None:
+            self._reads.keep_blob(info.blob_id, data)
+        return data
 
     def list(self, prefix: str = "") -> builtins.list[str]:
         prefix = prefix.rstrip("/")
         if prefix:
             check_path(prefix)
-        sha = self.head()
+        files = self._folder(self.head(), _top(prefix + "/") if prefix else _EVERYTHING)
+        under = prefix + "/" if prefix else ""
+        return sorted(p for p in files if p.startswith(under))
 
-        def tree() -> builtins.list[str]:
+    def _folder(self, sha: str, folder: str) -> dict[str, RepoFile]:
+        """``{path: RepoFile}`` of the files under the top-level ``folder`` at ``sha`` (``""``: the root's own
+        files; ``_EVERYTHING``: all), listed once per commit."""
+        cached = self._reads.folder(sha, folder)
+        if cached is not None:
+            return cached
+
+        def tree() -> dict[str, RepoFile]:
+            recursive, where = (True, None) if folder == _EVERYTHING else (bool(folder), folder or None)
             try:
                 entries = self._api.list_repo_tree(
-                    self.repo_id, path_in_repo=prefix or None, recursive=True, revision=sha, repo_type=REPO_TYPE
+                    self.repo_id, path_in_repo=where, recursive=recursive, revision=sha, repo_type=REPO_TYPE
                 )
-                paths = [e.path for e in entries if isinstance(e, RepoFile)]
+                return {e.path: e for e in entries if isinstance(e, RepoFile) and e.path not in HUB_OWN_FILES}
             except RemoteEntryNotFoundError:  # no such folder
-                return []
-            under = prefix + "/" if prefix else ""
-            return sorted(p for p in paths if p.startswith(under) and p not in HUB_OWN_FILES)
+                return {}
 
-        return list(self._cached(sha, "list:" + prefix, lambda: self._call(f"list {prefix!r}", tree)))
+        files = self._call(f"list {folder or 'the top level'!r}", tree)
+        self._reads.keep_folder(sha, folder, files)
+        return files
 
     # -- the one write -----------------------------------------------------------------------
 
-    def commit(self, puts: Mapping[str, bytes], deletes: Iterable[str] = (), message: str = "") -> None:
+    def commit(
+        self,
+        puts: Mapping[str, bytes],
+        deletes: Iterable[str] = (),
+        message: str = "",
+        *,
+        expect: Mapping[str, bytes | None] | None = None,
+    ) -> None:
         puts = {check_path(p): bytes(data) for p, data in puts.items()}
         deletes = sorted({check_path(p) for p in deletes})
         if both := set(puts) & set(deletes):
             raise ValueError(f"paths {sorted(both)} are both written and deleted in one commit")
         if not puts and not deletes:
             return
+        expected = {check_path(p): None if d is None else bytes(d) for p, d in (expect or {}).items()}
         with self._commit_lock:
             self._ensure_repo()
-            self._commit_with_retries(puts, deletes, message or "update")
+            self._commit_with_retries(puts, deletes, message or "update", expected if expect is not None else None)
 
-    def _commit_with_retries(self, puts: dict[str, bytes], deletes: builtins.list[str], message: str) -> None:
+    def _commit_with_retries(
+        self,
+        puts: dict[str, bytes],
+        deletes: builtins.list[str],
+        message: str,
+        expect: dict[str, bytes | None] | None = None,
+    ) -> None:
         start = self._clock()
         parent = self._head  # last known head: a stale one costs a 412 and a re-base
         unanswered: str | None = None  # parent of the last commit sent without an answer: it may have landed
@@ -236,6 +296,12 @@ class HubStorage(Storage):
                 if unanswered is not None and parent != unanswered and self._holds(parent, puts, deletes):
                     log.info("%s: a commit whose response was lost had landed", self.repo_id)
                     return self._landed(parent, puts, deletes)
+                if expect is not None and not self._expected(parent, expect):
+                    raise Conflict(
+                        f"commit {message!r} to {self.repo_id}: {', '.join(sorted(expect))} changed since it was "
+                        "read; nothing was stored",
+                        outcome_unknown=unanswered is not None,  # it may have landed and been overwritten
+                    )
                 operations = self._operations(parent, puts, deletes)
                 if not operations:  # only deletes, of files already gone
                     return self._landed(parent, puts, deletes)
@@ -350,6 +416,34 @@ class HubStorage(Storage):
         infos = self._api.get_paths_info(self.repo_id, paths, revision=sha, repo_type=REPO_TYPE)
         return {i.path for i in infos if isinstance(i, RepoFile)}
 
+    def _expected(self, sha: str, expect: dict[str, bytes | None]) -> bool:
+        """Whether each path in ``expect`` holds exactly those bytes at ``sha`` (``None``: absent).
+
+        Answered from the listings when the caller read the paths at ``sha`` (the usual case: read,
+        decide, commit on that head); otherwise by one ``get_paths_info`` call.
+        """
+        files: dict[str, RepoFile] = {}
+        unknown = []
+        for path in expect:
+            listed = self._reads.folder(sha, _top(path))
+            if listed is None:
+                unknown.append(path)
+            elif path in listed:
+                files[path] = listed[path]
+        if unknown:
+            infos = self._api.get_paths_info(self.repo_id, unknown, revision=sha, repo_type=REPO_TYPE)
+            files.update({i.path: i for i in infos if isinstance(i, RepoFile)})
+        for path, data in expect.items():
+            if (path in files) != (data is not None) or (data is not None and not _same_content(files[path], data)):
+                return False
+        return True
+
+    def _cache_error(self, path: str, error: OSError) -> StorageError:
+        """A download that could not be written to the Hub download cache, said plainly."""
+        where = self._cache_dir or "the default Hub cache"
+        problem = "is full" if error.errno == errno.ENOSPC else f"cannot be written ({error.strerror or error})"
+        return StorageError(f"{self.repo_id}: cannot read {path!r}: the Hub download cache {where} {problem}")
+
     def _holds(self, sha: str, puts: dict[str, bytes], deletes: builtins.list[str]) -> bool:
         """Whether the tree at ``sha`` has every put byte for byte and none of the deletes."""
         infos = self._api.get_paths_info(self.repo_id, [*puts, *deletes], revision=sha, repo_type=REPO_TYPE)
@@ -361,26 +455,13 @@ class HubStorage(Storage):
     def _landed(self, sha: str, puts: dict[str, bytes], deletes: builtins.list[str]) -> None:
         with self._lock:
             self._head, self._head_at = sha, self._clock()
-            for path, data in puts.items():
-                self._remember((sha, "file:" + path), data)
-            for path in deletes:
-                self._remember((sha, "file:" + path), None)
+        for data in puts.values():  # a writer reads its own writes without downloading them
+            self._reads.keep_blob(git_hash(data), data)
 
-    def _cached(self, sha: str, key: str, load: Callable[[], T]) -> T:
-        # A commit sha names an immutable tree, so an entry keyed by it is never stale.
-        with self._lock:
-            if (sha, key) in self._cache:
-                self._cache.move_to_end((sha, key))
-                return self._cache[(sha, key)]
-        value = load()
-        with self._lock:
-            self._remember((sha, key), value)
-        return value
 
-    def _remember(self, key: tuple[str, str], value: Any) -> None:
-        if isinstance(value, bytes) and len(value) > self._cache_max_bytes:
-            return
-        self._cache[key] = value
-        self._cache.move_to_end(key)
-        while len(self._cache) > self._cache_entries:
-            self._cache.popitem(last=False)
+def _top(path: str) -> str:
+    """The top-level folder whose listing holds ``path`` (``""`` for a file at the top level)."""
+    return path.split("/", 1)[0] if "/" in path else ""
+
+
+_EVERYTHING = "/"  # the key of a full, recursive listing (no folder is named "/")

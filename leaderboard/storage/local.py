@@ -31,7 +31,7 @@ from pathlib import Path
 
 from filelock import FileLock, Timeout
 
-from leaderboard.storage.base import Storage, StorageError
+from leaderboard.storage.base import Conflict, Storage, StorageError
 
 log = logging.getLogger(__name__)
 
@@ -63,10 +63,13 @@ class LocalStorage(Storage):
         return f"LocalStorage({str(self.root)!r})"
 
     def read(self, path: str) -> bytes | None:
-        target = self.root / check_path(path)
+        check_path(path)
         self._recover_if_needed()
+        return self._read_file(path)
+
+    def _read_file(self, path: str) -> bytes | None:
         try:
-            return target.read_bytes()
+            return (self.root / path).read_bytes()
         except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
             return None
 
@@ -84,7 +87,14 @@ class LocalStorage(Storage):
             found += [(relative / name).as_posix() for name in files]
         return sorted(found)
 
-    def commit(self, puts: Mapping[str, bytes], deletes: Iterable[str] = (), message: str = "") -> None:
+    def commit(
+        self,
+        puts: Mapping[str, bytes],
+        deletes: Iterable[str] = (),
+        message: str = "",
+        *,
+        expect: Mapping[str, bytes | None] | None = None,
+    ) -> None:
         puts = {check_path(p): bytes(data) for p, data in puts.items()}
         deletes = sorted({check_path(p) for p in deletes})
         if both := set(puts) & set(deletes):
@@ -93,6 +103,9 @@ class LocalStorage(Storage):
             return
         with self._locked(f"commit {message or 'update'!r}"):
             self._recover()
+            for path, expected in (expect or {}).items():  # under the lock: nobody writes in between
+                if self._read_file(check_path(path)) != expected:
+                    raise Conflict(f"{self}: commit {message!r}: {path} is no longer as read; nothing was stored")
             entry = self._stage(puts, deletes, message)
             try:
                 self._apply(entry)

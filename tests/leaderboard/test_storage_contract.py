@@ -10,7 +10,7 @@ import threading
 
 import pytest
 
-from leaderboard.storage import Storage
+from leaderboard.storage import Conflict, Storage
 
 
 def test_a_missing_file_reads_as_none(store: Storage):
@@ -117,3 +117,39 @@ def test_concurrent_commits_of_different_files_all_land(store: Storage, open_sto
         thread.join()
     assert not errors
     assert open_store().list("audit") == sorted(f"audit/{i}-{n}.json" for i in range(3) for n in range(4))
+
+
+def test_a_conditional_commit_lands_only_on_what_was_read(store: Storage, open_store):
+    store.commit({"jobs/a.json": b"PENDING"})
+    read = store.read("jobs/a.json")
+    other = open_store()
+    other.commit({"jobs/a.json": b"RUNNING (other)"}, expect={"jobs/a.json": other.read("jobs/a.json")})
+    with pytest.raises(Conflict):
+        store.commit({"jobs/a.json": b"RUNNING (store)", "audit/x.json": b"x"}, expect={"jobs/a.json": read})
+    assert store.read("jobs/a.json") == b"RUNNING (other)" and store.read("audit/x.json") is None
+    store.commit({"jobs/b.json": b"new"}, expect={"jobs/b.json": None})  # create only if absent
+    with pytest.raises(Conflict):
+        other.commit({"jobs/b.json": b"again"}, expect={"jobs/b.json": None})
+    store.commit({"jobs/a.json": b"FINISHED (store)"}, expect={"jobs/a.json": b"RUNNING (other)"})
+    assert open_store().read("jobs/a.json") == b"FINISHED (store)"
+
+
+def test_concurrent_conditional_claims_let_exactly_one_win(store: Storage, open_store):
+    store.commit({"jobs/a.json": b"PENDING"})
+    handles = [open_store() for _ in range(3)]
+    reads = [h.read("jobs/a.json") for h in handles]
+    won: list[int] = []
+
+    def claim(index: int) -> None:
+        try:
+            handles[index].commit({"jobs/a.json": b"RUNNING %d" % index}, expect={"jobs/a.json": reads[index]})
+            won.append(index)
+        except Conflict:
+            pass
+
+    threads = [threading.Thread(target=claim, args=(i,)) for i in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(won) == 1 and open_store().read("jobs/a.json") == b"RUNNING %d" % won[0]

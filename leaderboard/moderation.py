@@ -12,6 +12,7 @@ import logging
 import math
 import secrets
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 
 import leaderboard.audit as audit
 from leaderboard.config import Settings
@@ -61,7 +62,7 @@ class Moderation:
                     f"submission {submission_id} asked for a private score only (publish was not chosen): "
                     "there is nothing to approve"
                 )
-            return review.but(decision=APPROVED, reason=None)
+            return replace(review, decision=APPROVED, reason=None)
 
         return self._review(submission_id, by, "approve", change)
 
@@ -69,13 +70,13 @@ class Moderation:
         reason = (reason or "").strip()
         if not reason:
             raise InvalidAction("a rejection needs a reason: the submitter sees it")
-        return self._review(submission_id, by, "reject", lambda r: r.but(decision=REJECTED, reason=reason))
+        return self._review(submission_id, by, "reject", lambda r: replace(r, decision=REJECTED, reason=reason))
 
     def hide(self, submission_id: str, by: str) -> Review:
-        return self._review(submission_id, by, "hide", lambda r: r.but(hidden=True))
+        return self._review(submission_id, by, "hide", lambda r: replace(r, hidden=True))
 
     def unhide(self, submission_id: str, by: str) -> Review:
-        return self._review(submission_id, by, "unhide", lambda r: r.but(hidden=False))
+        return self._review(submission_id, by, "unhide", lambda r: replace(r, hidden=False))
 
     def edit(self, submission_id: str, by: str, changes: Mapping[str, object]) -> Review:
         """Change metadata fields (checked like intake input); the original request stays as it was."""
@@ -87,7 +88,7 @@ class Moderation:
                 edited = current.edited(changes).to_dict()
             except Rejected as error:
                 raise InvalidAction(str(error)) from None
-            return review.but(edits={k: v for k, v in edited.items() if v != original.to_dict()[k]})
+            return replace(review, edits={k: v for k, v in edited.items() if v != original.to_dict()[k]})
 
         return self._review(submission_id, by, "edit", change)
 
@@ -100,7 +101,7 @@ class Moderation:
             if after == before:
                 return before
             now = self.clock()
-            after = after.but(updated_at=iso(now), updated_by=by)
+            after = replace(after, updated_at=iso(now), updated_by=by)
             path, data = audit.entry_file(by, action, submission_id, now, _public(before), _public(after))
             self.store.commit(
                 {review_path(submission_id): after.to_bytes(), path: data}, message=f"{action} {submission_id}"

@@ -21,7 +21,7 @@ path                               written by             holds
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
@@ -170,9 +170,6 @@ class Job:
         raw["status"] = JobStatus(raw["status"])
         return cls(**raw)
 
-    def but(self, **changes: object) -> Job:
-        return replace(self, **changes)  # type: ignore[arg-type]
-
 
 @dataclass(frozen=True)
 class Review:
@@ -194,9 +191,6 @@ class Review:
         raw = json.loads(data)
         raw["decision"] = ReviewDecision(raw.get("decision", ReviewDecision.PENDING))
         return cls(**raw)
-
-    def but(self, **changes: object) -> Review:
-        return replace(self, **changes)  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,7 @@ import random
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import replace
 
 from filelock import Timeout
 
@@ -131,7 +132,7 @@ class Worker:
         with beat:
             outcome, files, score = self._score(entry)
         now = self.clock()
-        done = held.job.but(lease=None, updated_at=iso(now), finished_at=iso(now), **outcome)
+        done = replace(held.job, lease=None, updated_at=iso(now), finished_at=iso(now), **outcome)
         action = "finished" if done.status == FINISHED else "failed"
         after = {k: getattr(done, k) for k in ("status", "attempts", "generation", "message", "failure")}
         after["score"] = score
@@ -169,8 +170,8 @@ class Worker:
             return
         job = held.job
         message = "it was scored, but the server could not store the result; it will be scored again"
-        pending = job.but(
-            status=PENDING, attempts=job.attempts - 1, lease=None, message=message, updated_at=iso(self.clock())
+        pending = replace(
+            job, status=PENDING, attempts=job.attempts - 1, lease=None, message=message, updated_at=iso(self.clock())
         )
         try:
             held.commit(pending, {}, message=f"release {job.submission_id}")
@@ -182,7 +183,7 @@ class Worker:
     def _renew(self, held: Claim, holder: Holder) -> None:
         """Extend the lease, only while the job is still ours (``Conflict`` otherwise: the heartbeat stops)."""
         now = self.clock()
-        renewed = held.job.but(lease=holder.lease(now, self.settings.lease_s), updated_at=iso(now))
+        renewed = replace(held.job, lease=holder.lease(now, self.settings.lease_s), updated_at=iso(now))
         held.commit(renewed, {}, message=f"heartbeat {held.job.submission_id}")
 
     def _score(self, entry: Entry) -> tuple[dict, dict[str, bytes], float | None]:
@@ -222,7 +223,8 @@ class Worker:
         entry = Entry(entry.request, current, entry.review, entry.generation)
         if decide(entry, now, self.settings.max_attempts) is not Decision.GIVE_UP:
             return
-        job = entry.job.but(
+        job = replace(
+            entry.job,
             status=FAILED,
             lease=None,
             failure="server",

@@ -16,6 +16,7 @@ Backends: ``LocalStorage`` (a folder) and ``HubStorage`` (a Hub dataset repo). B
 
 from __future__ import annotations
 
+import builtins  # the class's own method `list` shadows the builtin in annotations
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping
 
@@ -40,6 +41,19 @@ class Conflict(StorageError):
     """
 
 
+INTERNAL = ".store"  # a local store's lock and journal; never a path of the namespace
+
+
+def check_path(path: str) -> str:
+    """``path`` when it is a relative POSIX path inside the namespace; ``ValueError`` otherwise."""
+    parts = path.split("/")
+    if not path or path.startswith("/") or "\\" in path or any(p in ("", ".", "..") for p in parts):
+        raise ValueError(f"storage path {path!r}: expected a relative POSIX path without '.', '..' or empty parts")
+    if parts[0] == INTERNAL:
+        raise ValueError(f"storage path {path!r}: {INTERNAL}/ is reserved for the store's own lock and journal")
+    return path
+
+
 class Storage(ABC):
     """Files by path. ``commit`` is the only write: all its changes land, durably, or none."""
 
@@ -51,7 +65,6 @@ class Storage(ABC):
     def list(self, prefix: str = "") -> list[str]:
         """Sorted paths of the files under ``prefix`` (a folder path, without trailing slash)."""
 
-    @abstractmethod
     def commit(
         self,
         puts: Mapping[str, bytes],
@@ -65,8 +78,21 @@ class Storage(ABC):
         ``expect`` makes it a compare-and-swap: the change lands only if each of its paths holds
         exactly those bytes (``None``: no such file) in the state the change is applied to;
         otherwise ``Conflict`` and nothing is stored. Raises ``StorageError`` when the change could
-        not be stored; then none of it counts.
+        not be stored; then none of it counts; ``ValueError`` for a bad path, before anything is sent.
         """
+        puts = {check_path(p): bytes(data) for p, data in puts.items()}
+        deletes = sorted({check_path(p) for p in deletes})
+        if both := set(puts) & set(deletes):
+            raise ValueError(f"paths {sorted(both)} are both written and deleted in one commit")
+        if not puts and not deletes:
+            return
+        expected = (
+            None if expect is None else {check_path(p): None if d is None else bytes(d) for p, d in expect.items()}
+        )
+        self._commit(puts, deletes, message, expected)
 
-    def exists(self, path: str) -> bool:
-        return self.read(path) is not None
+    @abstractmethod
+    def _commit(
+        self, puts: dict[str, bytes], deletes: builtins.list[str], message: str, expect: dict[str, bytes | None] | None
+    ) -> None:
+        """The backend's commit of a checked, non-empty change (see ``commit``)."""

@@ -26,7 +26,7 @@ import logging
 import random
 import threading
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -36,10 +36,9 @@ from huggingface_hub import CommitOperationAdd, CommitOperationDelete, HfApi, Re
 from huggingface_hub.errors import HfHubHTTPError, LocalEntryNotFoundError, RemoteEntryNotFoundError
 from huggingface_hub.utils.sha import git_hash
 
-from leaderboard.storage.base import Conflict, Storage, StorageError
+from leaderboard.storage.base import Conflict, Storage, StorageError, check_path
 from leaderboard.storage.hub_cache import ReadCache
 from leaderboard.storage.hub_calls import bound_client_timeouts
-from leaderboard.storage.local import check_path
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -258,24 +257,12 @@ class HubStorage(Storage):
 
     # -- the one write -----------------------------------------------------------------------
 
-    def commit(
-        self,
-        puts: Mapping[str, bytes],
-        deletes: Iterable[str] = (),
-        message: str = "",
-        *,
-        expect: Mapping[str, bytes | None] | None = None,
+    def _commit(
+        self, puts: dict[str, bytes], deletes: builtins.list[str], message: str, expect: dict[str, bytes | None] | None
     ) -> None:
-        puts = {check_path(p): bytes(data) for p, data in puts.items()}
-        deletes = sorted({check_path(p) for p in deletes})
-        if both := set(puts) & set(deletes):
-            raise ValueError(f"paths {sorted(both)} are both written and deleted in one commit")
-        if not puts and not deletes:
-            return
-        expected = {check_path(p): None if d is None else bytes(d) for p, d in (expect or {}).items()}
         with self._commit_lock:
             self._ensure_repo()
-            self._commit_with_retries(puts, deletes, message or "update", expected if expect is not None else None)
+            self._commit_with_retries(puts, deletes, message or "update", expect)
 
     def _commit_with_retries(
         self,

@@ -20,33 +20,23 @@ interleave their steps.
 
 from __future__ import annotations
 
+import builtins  # the class's own method `list` shadows the builtin in annotations
 import json
 import logging
 import os
 import shutil
 import uuid
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
 from filelock import FileLock, Timeout
 
-from leaderboard.storage.base import Conflict, Storage, StorageError
+from leaderboard.storage.base import INTERNAL, Conflict, Storage, StorageError, check_path
 
 log = logging.getLogger(__name__)
 
-INTERNAL = ".store"  # the folder that holds the lock and the journal; not part of the namespace
 LOCK_TIMEOUT_S = 120.0  # a commit holds the lock for milliseconds; this long means something is stuck
-
-
-def check_path(path: str) -> str:
-    """``path`` when it is a relative POSIX path inside the namespace; ``ValueError`` otherwise."""
-    parts = path.split("/")
-    if not path or path.startswith("/") or "\\" in path or any(p in ("", ".", "..") for p in parts):
-        raise ValueError(f"storage path {path!r}: expected a relative POSIX path without '.', '..' or empty parts")
-    if parts[0] == INTERNAL:
-        raise ValueError(f"storage path {path!r}: {INTERNAL}/ is reserved for the store's own lock and journal")
-    return path
 
 
 class LocalStorage(Storage):
@@ -87,24 +77,13 @@ class LocalStorage(Storage):
             found += [(relative / name).as_posix() for name in files]
         return sorted(found)
 
-    def commit(
-        self,
-        puts: Mapping[str, bytes],
-        deletes: Iterable[str] = (),
-        message: str = "",
-        *,
-        expect: Mapping[str, bytes | None] | None = None,
+    def _commit(
+        self, puts: dict[str, bytes], deletes: builtins.list[str], message: str, expect: dict[str, bytes | None] | None
     ) -> None:
-        puts = {check_path(p): bytes(data) for p, data in puts.items()}
-        deletes = sorted({check_path(p) for p in deletes})
-        if both := set(puts) & set(deletes):
-            raise ValueError(f"paths {sorted(both)} are both written and deleted in one commit")
-        if not puts and not deletes:
-            return
         with self._locked(f"commit {message or 'update'!r}"):
             self._recover()
             for path, expected in (expect or {}).items():  # under the lock: nobody writes in between
-                if self._read_file(check_path(path)) != expected:
+                if self._read_file(path) != expected:
                     raise Conflict(f"{self}: commit {message!r}: {path} is no longer as read; nothing was stored")
             entry = self._stage(puts, deletes, message)
             try:

@@ -142,8 +142,7 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
         publish_ = bool(publish_) and split_ == Split.TEST
         try:
             receipt_ = service.submit(path, split=split_, user=user, metadata=metadata, publish=publish_)
-        except Rejected as error:
-            uploads.release(user, path)  # it can never be submitted as it is
+        except Rejected as error:  # the metadata, mostly (the file passed its check): kept, to fix and send again
             return views.rejected_html(str(error), error.report, "Not submitted"), gr.skip(), gr.skip()
         except Exception as error:  # the quota, the store: said where the user looks
             return views.note(f"Not submitted: {describe(error)}", "error"), gr.skip(), gr.skip()

@@ -16,7 +16,6 @@ import pytest
 
 from tests.hub.clients import point_clients_at
 from tests.hub.server import LocalHub
-from tests.leaderboard.conftest import files  # noqa: F401  (submission files, shared with the service tests)
 
 ORG = "org"
 BOSS, BOSS_TOKEN = "boss", "hf_boss_token_0123456789"

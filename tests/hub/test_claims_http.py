@@ -7,6 +7,7 @@ second service on its own disk; its lease names another machine, so only its exp
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -69,7 +70,7 @@ def test_a_heartbeat_after_a_lost_lease_does_not_turn_finished_back_into_running
         with pytest.raises(Conflict):
             service.worker._renew(held, holder)
         with pytest.raises(Conflict):  # nor does our outcome land over theirs
-            held.commit(held.job.but(status=FINISHED, lease=None), {"private/x/summary.json": b"{}"}, "finished x")
+            held.commit(replace(held.job, status=FINISHED, lease=None), {"private/x/summary.json": b"{}"}, "finished x")
     assert read_job(service.requests, entry.submission_id)[0].status == FINISHED
     sent = [(c.detail["message"].split()[0], c.status) for c in hub.calls("commit")]
     assert sent[-1] == ("heartbeat", 412)  # sent on the parent it knew, refused; the outcome was not even sent

@@ -75,7 +75,7 @@ def test_read_list_and_layout(hub, hub_store):
     assert hub_store.list("req") == [] and hub_store.list("nothing") == []
     assert hub_store.list("requests/a.json") == []  # a file is not a folder
     assert hub_store.read("uploads/b.tsv") == b"t" and hub_store.read("uploads") is None
-    assert hub_store.exists("README.md") and not hub_store.exists("missing.json")
+    assert hub_store.read("README.md") is not None and hub_store.read("missing.json") is None
 
 
 def test_a_long_listing_follows_the_hubs_pages(hub, hub_store):

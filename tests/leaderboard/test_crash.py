@@ -149,8 +149,10 @@ def _check_nothing_lost_or_doubled(service: Leaderboard, acknowledged: dict, whe
         assert job.status != FAILED, f"{where}: {submission_id} failed: {job.message}"
         if job.status == FINISHED:
             assert audited[("finished", submission_id)] == 1, f"{where}: {submission_id} finished unaudited"
-            assert service.requests.exists(summary_path(submission_id)), f"{where}: finished without a summary"
-            assert service.requests.exists(rows_path(submission_id)), f"{where}: finished without rows"
+            assert service.requests.read(summary_path(submission_id)) is not None, (
+                f"{where}: finished without a summary"
+            )
+            assert service.requests.read(rows_path(submission_id)) is not None, f"{where}: finished without rows"
         running += job.status == RUNNING
     return int(running > 0)
 

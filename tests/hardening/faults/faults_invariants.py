@@ -68,7 +68,9 @@ def check_nothing_lost_or_doubled(service: Leaderboard, uploads: list[Upload], w
         assert entry.job.status != FAILED, f"{where}: {submission_id} failed: {entry.job.message}"
         if entry.job.status == FINISHED:
             assert audited("finished", submission_id) == 1, f"{where}: {submission_id} finished unaudited"
-            assert service.requests.exists(summary_path(submission_id)), f"{where}: finished without a summary"
+            assert service.requests.read(summary_path(submission_id)) is not None, (
+                f"{where}: finished without a summary"
+            )
     lost = [u.acknowledged for u in uploads if u.acknowledged and u.acknowledged not in entries]
     assert not lost, f"{where}: acknowledged submissions lost: {lost}"
     acknowledged = {u.acknowledged for u in uploads if u.acknowledged}

@@ -84,7 +84,7 @@ def test_a_result_the_disk_cannot_hold_is_scored_again_once_space_returns(settin
             service.worker.drain()
         job = service.registry.job(upload.acknowledged)
         assert job.status == PENDING and job.attempts == 0, job
-        assert not service.requests.exists(summary_path(upload.acknowledged))
+        assert service.requests.read(summary_path(upload.acknowledged)) is None
         assert journal_leftovers(settings.home / "requests")["committed"] == 0
     assert "could not store the result" in service.status(upload.acknowledged).message
     assert "back in the queue" in caplog.text
@@ -125,7 +125,7 @@ def test_an_answer_key_cache_build_on_a_full_disk_leaves_no_cache_and_rebuilds(t
         load_answer_key(demo_dataset, "test", cache)
     assert disk.refused
     keys = cache / "answer-keys"
-    assert not keys.exists() or not any(keys.iterdir())  # neither a half-built cache nor its staging folder
+    assert keys.read() is None or not any(keys.iterdir())  # neither a half-built cache nor its staging folder
     disk.free = None
     key = load_answer_key(demo_dataset, "test", cache)
     assert score_submission(upload.path, key).summary == score_submission(upload.path, test_key).summary

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from leaderboard.records import epoch
 from leaderboard.service import SubmissionView
+from scoring.summary import Summary
 from space.pages.activity import activity, activity_table
 
 NOW = epoch("2026-11-23T12:00:00.000000Z")
@@ -12,7 +13,7 @@ NOW = epoch("2026-11-23T12:00:00.000000Z")
 def view(
     user: str, split: str, at: str, coverage: float | None, publish: bool = True, model: str = "M"
 ) -> SubmissionView:
-    summary = None if coverage is None else {"coverage": coverage, "score": 1.0}
+    summary = None if coverage is None else Summary(score=1.0, score_valid_only=None, coverage=coverage)
     return SubmissionView(
         submission_id=f"{user}-{at}",
         user=user,

@@ -6,7 +6,7 @@ Plain strings and small functions that fill in numbers; no gradio, no I/O at imp
 from __future__ import annotations
 
 from scoring.prediction import MAX_ABS_COORDINATE, MAX_POINTS, MIN_POINTS
-from scoring.row import NEAR_DISTANCE
+from scoring.row import NAVITRACE_BASELINE_RAW, NEAR_DISTANCE
 
 TITLE = "NaviTrace Leaderboard"
 PAPER = "https://arxiv.org/abs/2510.26909"
@@ -74,6 +74,7 @@ FORMULA = (
     r" + \mathrm{Penalty}(P, G_j)\right)}{B} \times 100$$"
 )
 
+BASELINE_MARK = "@@baseline@@"  # the B of this deployment, filled in by ``about_page``
 ABOUT = f"""\
 ## What NaviTrace is
 
@@ -105,7 +106,7 @@ score = (B − raw) / B × 100                                 B = mean raw scor
 {FORMULA}
 
 **100** is a perfect trace, **0** the average of the *straight-forward* baseline (a vertical line up the
-image centre, `[[W/2, H−1], [W/2, 0]]`), negative worse than that. `B = 3234.75` for NaviTrace.
+image centre, `[[W/2, H−1], [W/2, 0]]`), negative worse than that. @@baseline@@
 
 ## Invalid and missing rows
 
@@ -185,3 +186,20 @@ def quota_text(left: int | None, limit: int) -> str:
     return (
         f"Test submissions left in the last 24 hours: **{left} of {limit}** (validation submissions are not limited)."
     )
+
+
+def about_page(baseline_raw: float, embedded: bool) -> str:
+    """The About page with the B this deployment scores with (``BASELINE_RAW``).
+
+    On the embedded synthetic default B is calibrated on its own test split, so that the straight
+    example scores 0 there as the straight-forward baseline does on the real test split.
+    """
+    if embedded:
+        sentence = (
+            f"Here `B = {baseline_raw:g}`: this Space runs on its embedded synthetic dataset, and B is the "
+            "straight-forward mean raw score of that dataset's test split (`python -m scoring calibrate`), "
+            f"as `B = {NAVITRACE_BASELINE_RAW:g}` is for the real NaviTrace test split."
+        )
+    else:
+        sentence = f"`B = {baseline_raw:g}` for NaviTrace."
+    return ABOUT.replace(BASELINE_MARK, sentence)

@@ -9,19 +9,20 @@ import gradio as gr
 from space.pages import about
 from space.services import Services
 
-TOP, BOTTOM = about.ABOUT.split("## Scoring locally", 1)
-
 
 def build(services: Services, demo: gr.Blocks) -> gr.Tab:
+    settings = services.leaderboard.settings
+    page = about.about_page(settings.baseline_raw, embedded=not settings.answer_key_dataset)
+    top, bottom = page.split("## Scoring locally", 1)
     with gr.Tab("About", id="about", elem_id="tab-about") as tab:
-        gr.Markdown(TOP, elem_classes="nt-about")
+        gr.Markdown(top, elem_classes="nt-about")
         examples = gr.File(
             label="Example submissions (made by python -m scoring example-submission)",
             file_count="multiple",
             interactive=False,
             elem_id="about-examples",
         )
-        gr.Markdown("## Scoring locally" + BOTTOM, elem_classes="nt-about")
+        gr.Markdown("## Scoring locally" + bottom, elem_classes="nt-about")
 
     def files():
         found = services.warmup.example_files()

@@ -17,7 +17,7 @@ def test_an_empty_environment_is_the_embedded_default():
     assert s.hf_token is None
     assert s.maintainers == frozenset()
     assert s.test_submissions_per_day == 3
-    assert s.baseline_raw == 3234.75
+    assert s.baseline_raw == 3300.35898  # the embedded default's own B (DEMO_BASELINE_RAW), not 3234.75
     assert s.score_interval_s == 60
     assert s.requests_folder == Path("local/requests") and s.results_folder == Path("local/results")
 
@@ -89,3 +89,26 @@ def test_combinations_that_cannot_work_fail_at_start_up(environ: dict[str, str],
 def test_blank_values_mean_the_default():
     s = Settings.from_env({"TEST_SUBMISSIONS_PER_DAY": " ", "REQUESTS_REPO": "", "LEADERBOARD_HOME": ""})
     assert s.test_submissions_per_day == 3 and s.requests_repo is None and s.home == Path("local")
+
+
+def test_the_embedded_default_scores_with_its_own_calibrated_baseline():
+    from leaderboard.config import DEMO_BASELINE_RAW
+    from scoring import NAVITRACE_BASELINE_RAW
+
+    assert Settings.from_env({}).baseline_raw == DEMO_BASELINE_RAW
+    real = {"ANSWER_KEY_DATASET": "org/navitrace-private", "PUBLIC_DATASET": "org/navitrace"}
+    assert Settings.from_env(real).baseline_raw == NAVITRACE_BASELINE_RAW
+    assert Settings.from_env({**real, "BASELINE_RAW": "3000"}).baseline_raw == 3000.0
+
+
+@pytest.mark.slow
+def test_the_demo_baseline_is_the_calibration_of_the_embedded_default(tmp_path):
+    """DEMO_BASELINE_RAW re-derived: generate the default dataset, calibrate its test split (about 20 s)."""
+    from leaderboard.answer_keys import ensure_demo_datasets
+    from leaderboard.config import DEMO_BASELINE_RAW, DEMO_SAMPLES, DEMO_SIZE
+    from scoring import load_answer_key
+    from scoring.calibrate import straight_forward_mean_raw
+
+    private, _ = ensure_demo_datasets(tmp_path / "demo", tmp_path / "locks", DEMO_SAMPLES, DEMO_SIZE)
+    value, _rows = straight_forward_mean_raw(load_answer_key(private, "test", tmp_path / "cache"))
+    assert value == pytest.approx(DEMO_BASELINE_RAW, abs=1e-6)

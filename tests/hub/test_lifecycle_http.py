@@ -66,7 +66,7 @@ def test_submit_score_approve_publish_and_a_restart_on_an_empty_disk(
     table = datasets.load_dataset(RESULTS, split="train")
     submitted = [row for row in table if row["kind"] == "submission"]
     assert sorted(row["submission_id"] for row in submitted) == sorted([test_id, validation_id])
-    assert next(r for r in submitted if r["submission_id"] == test_id)["score"] == pytest.approx(expected["score"])
+    assert next(r for r in submitted if r["submission_id"] == test_id)["score"] == pytest.approx(expected.score)
     assert b"alice@example.org" not in b"".join(hub.files(RESULTS).values())
     with pytest.raises(datasets.exceptions.DatasetNotFoundError):
         datasets.load_dataset(ANSWER_KEY, split="test")

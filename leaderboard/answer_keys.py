@@ -10,8 +10,11 @@ With neither variable set, both are generated once under ``LEADERBOARD_HOME/demo
 ground truth null).
 
 A Hub dataset is opened again, with backoff, when the Hub fails in passing (429, 5xx, a dropped
-connection): one 500 on the dataset-info request must not refuse a submission. When it keeps
-failing, ``AnswerKeyUnavailable`` says so (the worker leaves its job queued).
+connection): one 500 on the dataset-info request must not refuse a submission. Its two steps,
+resolving the split (card, info, file listing) and downloading its files, are retried apart: a
+retry starts its own step over, so hiccups on the listing do not spend the download's tries (the
+download does need them: ``hf_hub_download`` does not retry a connection the CDN drops). When a
+step keeps failing, ``AnswerKeyUnavailable`` says so (the worker leaves its job queued).
 """
 
 from __future__ import annotations
@@ -26,11 +29,14 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 import scoring
 from leaderboard.config import DEMO_SAMPLES, DEMO_SIZE, Settings
 from leaderboard.locks import process_lock
-from scoring import AnswerKey, AnswerKeyError, load_answer_key
+from scoring import AnswerKey, AnswerKeyError
+from scoring.answer_key import cached_answer_key
+from scoring.answer_key_source import resolve_split
 
 log = logging.getLogger(__name__)
 
@@ -40,7 +46,8 @@ DEMO_PRIVATE, DEMO_PUBLIC = "navitrace", "navitrace-public"
 # resembles the real one. B itself is calibrated on its test split (config.DEMO_BASELINE_RAW).
 DEMO_SEED = 26
 GENERATION_TIMEOUT_S = 900.0  # generous: a slow disk, a busy machine
-HUB_ATTEMPTS = 5  # opening a Hub dataset: tries when the Hub fails in passing (waits ~1, 2, 4, 8 s)
+HUB_ATTEMPTS = 5  # tries of each step of opening a Hub dataset when the Hub fails in passing (waits ~1, 2, 4, 8 s)
+T = TypeVar("T")
 
 
 class AnswerKeyUnavailable(AnswerKeyError):
@@ -142,11 +149,17 @@ class AnswerKeys:
             return self._keys[(which, split)]
 
     def _load_retrying(self, dataset: str, split: str) -> AnswerKey:
-        """``load_answer_key``, tried again with backoff while the failure is the Hub's, not the dataset's."""
+        """``load_answer_key`` in its two steps, each tried again with backoff while the failure is the Hub's."""
+        token = self.settings.hf_token
+        files = self._retrying(dataset, lambda: resolve_split(dataset, split, token))
+        return self._retrying(dataset, lambda: cached_answer_key(files, self.settings.cache_folder, token))
+
+    def _retrying(self, dataset: str, step: Callable[[], T]) -> T:
+        """``step()``, tried again with backoff while the failure is the Hub's, not the dataset's."""
         attempt = 1
         while True:
             try:
-                return load_answer_key(dataset, split, self.settings.cache_folder, token=self.settings.hf_token)
+                return step()
             except Exception as error:  # datasets and the Hub client raise many types: sorted by cause
                 if not _hub_hiccup(error):
                     raise

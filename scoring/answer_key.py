@@ -167,8 +167,19 @@ def load_answer_key(
 
     A missing or damaged cache is (re)built; ``progress(done, total)`` reports the build.
     """
-    files = resolve_split(dataset, split, token)
-    key = hashlib.sha256(json.dumps([CACHE_FORMAT, files.source, split, files.revision]).encode()).hexdigest()[:24]
+    return cached_answer_key(resolve_split(dataset, split, token), cache_dir, token, progress)
+
+
+def cached_answer_key(
+    files: SplitFiles, cache_dir: str | Path, token: str | None = None, progress: Progress | None = None
+) -> AnswerKey:
+    """The answer key of a split already resolved (``resolve_split``): from the cache, or built into it.
+
+    The second half of ``load_answer_key``, apart so that a caller retrying Hub failures can retry
+    the download of a Hub dataset's files without resolving the split again.
+    """
+    named = json.dumps([CACHE_FORMAT, files.source, files.split, files.revision])
+    key = hashlib.sha256(named.encode()).hexdigest()[:24]
     root = Path(cache_dir) / "answer-keys"
     folder = root / key
     if folder.exists():

@@ -29,7 +29,10 @@ class SplitFiles:
         """The files on this disk; a Hub dataset's are downloaded first, into the Hugging Face cache.
 
         The download goes through ``datasets`` (``hf_hub_download`` underneath), so it honours
-        ``HF_HOME``/``HF_HUB_CACHE``, resumes, and is not repeated for files already cached.
+        ``HF_HOME``/``HF_HUB_CACHE``, resumes, and is not repeated for files already cached. It
+        does not retry a connection the Hub or its CDN resets (``hf_hub_download`` retries connect
+        errors, timeouts and protocol errors, not a read error): the caller retries this step
+        (``cached_answer_key``).
         """
         if not self.remote:
             return [Path(file) for file in self.files]

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from leaderboard.answer_keys import AnswerKeys
 from leaderboard.service import Leaderboard
 from leaderboard.storage import StorageError
 from scoring import load_answer_key
@@ -26,7 +27,7 @@ from tests.hub.conftest import BOSS, BOSS_TOKEN
 from tests.hub.hub_faults import KINDS, Fault, Http, Lost, Race, Reset, Slow
 from tests.hub.server import LocalHub
 from tests.hub.service_checks import Upload, check_scored_once, try_to_submit
-from tests.hub.service_on_hub import ANSWER_KEY, REQUESTS, UNLIMITED, hub_settings, seed_datasets, service_on
+from tests.hub.service_on_hub import ANSWER_KEY, PUBLIC, REQUESTS, UNLIMITED, hub_settings, seed_datasets, service_on
 
 ROUNDS = int(os.environ.get("FAULTS_HUB_ROUNDS", "2"))
 SEED = int(os.environ.get("FAULTS_HUB_SEED", "5"))
@@ -121,6 +122,21 @@ def test_each_fault_at_every_kind_of_request(name, deployed, keys, tmp_path, cli
         print(f"\n{name}: {served} faults on {kinds_hit}; {figures}; shown to people: {dict(shown)}")
     assert served >= 2 * 6 and figures["doubles"] == figures["lost"] == 0
     assert set(kinds_hit) >= {"repo_info", "preupload", "commit", "resolve", "tree"}
+
+
+def test_the_answer_key_retries_its_listing_and_its_download_apart(deployed, demo_public, tmp_path):
+    # hf_hub_download does not retry a download whose connection is reset (a ReadError): the answer
+    # key's own retry does, starting over the download alone, so resets on the dataset info before it
+    # spend none of its tries. Tried as one, 3 + 3 resets were 6 failures of 5 tries.
+    hub, sleeps = deployed, []
+    keys = AnswerKeys(hub_settings(tmp_path / "space", tmp_path / "keys"), sleep=sleeps.append)
+    hub.faults.add("repo_info", *[Reset()] * 3, repo=PUBLIC)
+    hub.faults.add("cdn", *[Reset()] * 3)
+    seeded = load_answer_key(demo_public, "test", tmp_path / "local")  # the folder the Hub copy was made from
+    assert [s.sample_id for s in keys.public("test").samples] == [s.sample_id for s in seeded.samples]
+    assert [c.status for c in hub.calls("repo_info", repo=PUBLIC)] == [None, None, None, 200]  # not asked again
+    assert [c.status for c in hub.calls("cdn")] == [None, None, None, 200]
+    assert len(sleeps) == 6
 
 
 CHAOS = {"moderate": 0.1, "heavy": 0.2}  # chance per request of every kind

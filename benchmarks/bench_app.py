@@ -32,11 +32,12 @@ import httpx
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from leaderboard import Leaderboard, Settings, board, records  # noqa: E402
+from leaderboard import Leaderboard, Settings, records  # noqa: E402
 from leaderboard.metadata import Metadata  # noqa: E402
 from scoring import load_answer_key  # noqa: E402
 from scoring.examples import write_example  # noqa: E402
 from scoring.penalty_table import EMBODIMENTS  # noqa: E402
+from space.pages import board  # noqa: E402
 from tests.conftest import BROWSER as CHROMIUM  # noqa: E402
 from tests.conftest import BROWSER_ARGS as CHROMIUM_ARGS  # noqa: E402
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
 import tempfile
@@ -44,7 +45,7 @@ from leaderboard.records import epoch  # noqa: E402
 from scoring import load_answer_key  # noqa: E402
 from scoring.examples import write_example  # noqa: E402
 
-POLL_S = 3.0  # as often as the My submissions page polls (space/my_submissions_tab.POLL_S)
+POLL_S = 3.0  # as often as the My submissions page reads the store while waiting (space/tabs/my_submissions.FULL_S)
 REQUEST_THREAD = "AnyIO worker thread"  # where Gradio runs synchronous event handlers
 LOG_LINE = re.compile(r"\[(?P<thread>[^\]]+)\] leaderboard\.(?P<who>worker|intake): (?P<text>.*)")
 
@@ -127,7 +128,8 @@ def uploader(url: str, user: str, path: Path, go: threading.Barrier, deadline: f
     from gradio_client import Client, handle_file
 
     try:
-        cookie = httpx.post(f"{url}/local-auth/sign-in", data={"user": user}, timeout=60).cookies["session"]
+        signed_in = httpx.post(f"{url}/local-auth/sign-in", data={"user": user}, headers={"origin": url}, timeout=60)
+        cookie = signed_in.cookies["session"]
         client = Client(
             url, verbose=False, headers={"Cookie": f"session={cookie}"}, download_files=False, analytics_enabled=False
         )
@@ -265,10 +267,16 @@ def spread(values: list[float]) -> str:
     return f"p50 {1000 * p50:7.0f} ms  p95 {1000 * p95:7.0f} ms  max {1000 * ordered[-1]:7.0f} ms  (n={len(ordered)})"
 
 
+def percentiles(values: list[float]) -> tuple[float, float]:
+    ordered = sorted(values) or [float("nan")]
+    return ordered[len(ordered) // 2], ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+
+
 def report(result: Result, viewers: int) -> None:
     begin, end = result.busy
     idle = [(p, d) for s, p, d in result.page if s < begin]
     busy = [(p, d) for s, p, d in result.page if begin <= s <= end]
+    print(f"machine: {os.cpu_count()} cores, load average {' '.join(f'{x:.2f}' for x in os.getloadavg())} (at the end)")
     print(f"uploads: {result.acknowledged}/{result.uploads} acknowledged, {result.scored}/{result.uploads} scored")
     rate = f"{len(idle) / max(begin - result.started, 1e-9):.1f} and {len(busy) / max(end - begin, 1e-9):.1f} per s"
     print(f"viewers: {viewers}, {len(result.page)} page loads ({len(idle)} idle, {len(busy)} while uploading/scoring)")
@@ -277,6 +285,12 @@ def report(result: Result, viewers: int) -> None:
         print(f"  GET /            {name:10}: {spread([p for p, _ in rows])}")
         print(f"  board events     {name:10}: {spread([d for _, d in rows])}")
         print(f"  page + board     {name:10}: {spread([p + d for p, d in rows])}")
+    (idle50, idle95), (busy50, busy95) = (percentiles([p + d for p, d in rows]) for rows in (idle, busy))
+    print(
+        f"  page (GET / + board events): idle p50 {idle50:.2f} s, p95 {idle95:.2f} s (target p95 <= 1.0 s);\n"
+        f"    while scoring p50 {busy50:.2f} s ({busy50 / idle50:.2f}x idle), "
+        f"p95 {busy95:.2f} s ({busy95 / idle95:.2f}x idle) (target each <= 1.2x)"
+    )
     print(f"submit to FINISHED (uploader, polling every {POLL_S} s): {spread(result.submit_to_finished)}")
     print(f"  queued before scoring (store):  {spread([q for q, _ in result.server_side])}")
     print(f"  scoring one file (store):       {spread([s for _, s in result.server_side])}")

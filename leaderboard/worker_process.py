@@ -21,7 +21,9 @@ Nothing is lost when the child dies at any moment: a job is claimed and finished
 its lease names the child's pid, so the next child takes it up again at once (``leaderboard.queue``).
 The child never outlives the app: its standard input closes when the app dies (even by SIGKILL),
 and it also checks every second that its parent is still the app; either way it stops itself.
-Its log lines go to the app's standard error, tagged ``[worker-process:<thread>]``.
+Its log lines go to the app's standard error, tagged ``[worker-process:<thread>]``. It runs at a
+lower CPU priority (``NICENESS``) than the app, so on a small machine scoring uses the CPU the
+pages leave rather than competing with them.
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ FIRST_BACKOFF_S, MAX_BACKOFF_S = 1.0, 60.0  # restart delays after a death: doub
 STABLE_S = 60.0  # a child that lived this long starts the backoff afresh
 STOP_TIMEOUT_S = 10.0  # SIGTERM, then SIGKILL after this long
 PARENT_CHECK_S = 1.0
+NICENESS = 10  # the child's CPU priority below the app's: on a small machine the pages come first
 
 
 def child_command(parent_pid: int) -> list[str]:
@@ -244,6 +247,7 @@ def main(argv: list[str] | None = None) -> int:
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())  # a stray print goes to the log, never into the events
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))  # unwinds the job: its lease names a dead pid now
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C in a terminal reaches the app, which stops us
+    os.nice(NICENESS)  # scoring takes the CPU the pages leave: a job waits a little, a visitor does not
     child = _Child(args.parent, events)
     if os.getppid() != args.parent:
         return 0

@@ -3,8 +3,9 @@
 While one of the visitor's submissions is waiting or running, a timer ticks every ``POLL_S``; a tick
 costs nothing unless the worker reported an outcome for one of them (``Services.outcomes``: then
 the page redraws at once, so FINISHED shows within about ``POLL_S`` of the worker's commit) or
-``FULL_S`` have passed (a claim, or a change made by another process). When nothing of the
-visitor's is waiting, the timer is off: no polling at all.
+``FULL_S`` have passed (a claim, or a change made by another process). While only a maintainer's
+decision is awaited, it ticks every ``FULL_S``. When nothing of the visitor's is awaited, the timer
+is off: no polling at all.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Any
 
 import gradio as gr
 
+from leaderboard.records import APPROVAL_PENDING
 from leaderboard.results import rows_download_tsv
 from space.errors import shown
 from space.pages import about, views
@@ -54,7 +56,8 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
         with shown():
             mine = service.my_submissions(user)
         pending = [v.submission_id for v in mine if v.status in WAITING]
-        checked = (count, time.monotonic(), pending) if pending else None
+        undecided = any(v.publish and v.decision == APPROVAL_PENDING and v.status != "FAILED" for v in mine)
+        checked = (count, time.monotonic(), pending) if pending or undecided else None
         fingerprint = json.dumps(
             [[v.submission_id, v.status, v.decision, v.hidden, v.message] for v in mine] + [picked]
         )
@@ -68,14 +71,14 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
         view = next((v for v in mine if v.submission_id == chosen), None)
         detail_html = views.detail_html(view) if view else ""
         download = _download(services, view, user)
-        picker, timer_on = gr.update(choices=choices, value=chosen), gr.Timer(active=bool(pending))
+        picker, timer_on = gr.update(choices=choices, value=chosen), _timer(bool(pending), undecided)
         return views.my_table(mine), picker, detail_html, download, fingerprint, checked, timer_on
 
     def tick(picked: str | None, shown_: str, checked, profile: gr.OAuthProfile | None):
         """A timer tick: a read of the store only when an outcome of the visitor's came in, or now and then."""
         if checked is not None:
-            count, when, pending = checked
-            if time.monotonic() - when < FULL_S and not services.outcomes.any_since(count, pending):
+            count, when, pending = checked  # pending empty: only a decision is awaited, and ticks are FULL_S apart
+            if pending and time.monotonic() - when < FULL_S and not services.outcomes.any_since(count, pending):
                 return skipped
         return refresh(picked, shown_, profile)
 
@@ -87,6 +90,12 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
     timer.tick(tick, [pick, seen, waiting], outputs, **reads)
     pick.input(refresh, [pick, seen], outputs, api_name="my_submission", **reads)
     return tab
+
+
+def _timer(scoring: bool, undecided: bool) -> gr.Timer:
+    if scoring:
+        return gr.Timer(POLL_S, active=True)
+    return gr.Timer(FULL_S, active=undecided)
 
 
 def _download(services: Services, view, user: str):

@@ -4,7 +4,8 @@
     python app.py        # serves on GRADIO_SERVER_PORT (default 7860), GRADIO_SERVER_NAME (default 127.0.0.1)
 
 Settings come from the environment once, here (``leaderboard.Settings``, ``space.settings.SpaceSettings``).
-The background scorer (APScheduler) starts with the app and stops with it.
+Scoring runs in a child process the app starts, supervises and stops (``leaderboard.worker_process``);
+APScheduler asks it for a round every ``SCORE_INTERVAL_S``, and a submission wakes it at once.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import gradio as gr
 
 from leaderboard import Settings
 from leaderboard.scheduler import start_worker
+from leaderboard.worker_process import WorkerProcess
 from space import tabs
 from space.pages import about
 from space.server import launch
@@ -49,14 +51,15 @@ def build_demo(settings: Settings, services: Services) -> gr.Blocks:
         def who(profile: gr.OAuthProfile | None):
             return auth.bar_html(profile), gr.update(visible=auth.is_maintainer(profile))
 
-        demo.load(who, None, [identity, maintainers.tab], show_progress="hidden", api_visibility="undocumented")
+        quiet = {"show_progress": "hidden", "api_visibility": "undocumented", "concurrency_limit": None}  # a read
+        demo.load(who, None, [identity, maintainers.tab], **quiet)
         board_tab.refresh(demo.load)
     return demo
 
 
 def main(environ: dict[str, str] | None = None) -> None:
-    # The thread name shows where work runs: scoring in the scheduler's pool, never in a request
-    # thread ("AnyIO worker thread"); tests/hardening/web/test_web_load.py checks it.
+    # The thread name shows where work runs: scoring in the worker process ("[worker-process:...]", its own
+    # log format), never in a request thread ("AnyIO worker thread"); tests/hardening/web/test_web_load.py checks it.
     log_format = "%(asctime)s %(levelname)s [%(threadName)s] %(name)s: %(message)s"
     logging.basicConfig(level=logging.INFO, format=log_format)
     for chatty in ("apscheduler", "httpx"):  # a line per scheduler tick or HTTP call drowns the service's log
@@ -67,16 +70,19 @@ def main(environ: dict[str, str] | None = None) -> None:
     services = Services.create(settings, space)
     demo = build_demo(settings, services)
     services.warmup.start()
-    scheduler = start_worker(services.leaderboard.worker, settings.score_interval_s)
+    worker = WorkerProcess(environ, on_scored=services.scored)
+    worker.start()
+    scheduler = start_worker(worker, settings.score_interval_s)  # a round every interval; a submit wakes it at once
     services.wakeup.attach(scheduler)
-    signal.signal(signal.SIGTERM, _stop)  # `docker stop`, a Space restart: close the server and the scheduler
+    signal.signal(signal.SIGTERM, _stop)  # `docker stop`, a Space restart: close the server, the scheduler, the worker
     log.info("serving on http://%s:%d (%s)", space.server_name, space.server_port, _mode(space))
     try:
         launch(demo, settings, space)
     except KeyboardInterrupt:  # SIGTERM or Ctrl-C at any moment, even before launch() blocks: a clean stop
         pass
     finally:
-        scheduler.shutdown(wait=False)  # a job cut short is taken up again on the next start (its lease expires)
+        scheduler.shutdown(wait=False)
+        worker.stop()  # a job cut short is taken up again on the next start (its holder's pid is gone)
         shutil.rmtree(services.scratch, ignore_errors=True)
         log.info("stopped")
 

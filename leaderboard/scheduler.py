@@ -1,8 +1,11 @@
-"""Running the worker inside the app: an APScheduler background job.
+"""Driving the worker from the app: an APScheduler background job.
 
-``start_worker(service.worker, settings.score_interval_s)`` starts a ``BackgroundScheduler``
-that calls ``Worker.drain`` at once and then every interval; a run still going when the next is
-due is not doubled (``max_instances=1``, ``coalesce``). Stop it with ``scheduler.shutdown()``.
+``start_worker(worker, settings.score_interval_s)`` starts a ``BackgroundScheduler`` that calls
+``worker.drain`` at once and then every interval. In the app ``worker`` is a
+``leaderboard.worker_process.WorkerProcess``, whose ``drain`` asks the scoring process for a round
+and returns at once; a ``Worker`` itself works too (it then scores in the scheduler's thread).
+A run still going when the next is due is not doubled (``max_instances=1``, ``coalesce``).
+Stop it with ``scheduler.shutdown()``.
 ``Wakeup`` lets a request (a new submission, a rescore) start a round now rather than at the
 next interval, so a submitter does not wait up to ``SCORE_INTERVAL_S`` for scoring to begin.
 """
@@ -11,18 +14,21 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
     from apscheduler.schedulers.background import BackgroundScheduler
 
-    from leaderboard.worker import Worker
+
+class Drains(Protocol):
+    def drain(self) -> int: ...
+
 
 log = logging.getLogger(__name__)
 JOB_ID = "navitrace-worker"
 
 
-def start_worker(worker: Worker, interval_s: float) -> BackgroundScheduler:
+def start_worker(worker: Drains, interval_s: float) -> BackgroundScheduler:
     from apscheduler.schedulers.background import BackgroundScheduler
 
     scheduler = BackgroundScheduler(daemon=True)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -12,11 +14,39 @@ from leaderboard import Leaderboard, Settings
 from leaderboard.queue import process_exists
 from leaderboard.scheduler import Wakeup
 from space.auth import Auth
+from space.pages.board_cache import BoardCache
 from space.pages.explorer import SubmissionTraces
 from space.pages.warmup import Warmup
 from space.settings import SpaceSettings
 
 SCRATCH_PREFIX = "navitrace-space-"
+KEPT_OUTCOMES = 1000  # recent outcomes remembered for the pages' "anything new of mine?" check
+
+
+class Outcomes:
+    """The worker's outcomes as the app hears of them (``scored``), numbered: pages ask what is new since a number."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._count = 0
+        self._recent: OrderedDict[str, int] = OrderedDict()  # submission id -> its outcome's number
+
+    @property
+    def count(self) -> int:
+        return self._count
+
+    def scored(self, submission_id: str) -> None:
+        with self._lock:
+            self._count += 1
+            self._recent[submission_id] = self._count
+            self._recent.move_to_end(submission_id)
+            while len(self._recent) > KEPT_OUTCOMES:
+                self._recent.popitem(last=False)
+
+    def any_since(self, count: int, submission_ids: list[str]) -> bool:
+        """Whether one of ``submission_ids`` got an outcome after outcome number ``count``."""
+        with self._lock:
+            return any(self._recent.get(i, 0) > count for i in submission_ids)
 
 
 @dataclass(frozen=True)
@@ -27,7 +57,14 @@ class Services:
     traces: SubmissionTraces
     space: SpaceSettings
     scratch: Path  # generated downloads (CSV, per-row TSV); Gradio copies them into its cache to serve them
+    board: BoardCache  # the public table and what is drawn from it, once per change of the results
     wakeup: Wakeup = field(default_factory=Wakeup)  # start a scoring round now (the app attaches its scheduler)
+    outcomes: Outcomes = field(default_factory=Outcomes)
+
+    def scored(self, submission_id: str) -> None:
+        """The worker (in its own process) committed an outcome: the board and My submissions show it now."""
+        self.outcomes.scored(submission_id)
+        self.board.invalidate()
 
     @classmethod
     def create(
@@ -43,8 +80,15 @@ class Services:
         _remove_scratch_of_dead_apps()
         scratch = Path(tempfile.mkdtemp(prefix=f"{SCRATCH_PREFIX}{os.getpid()}-"))
         folder = examples or scratch / "examples"
+        board = BoardCache(lambda: service.published_table() or service.public_table(), scratch)
         return cls(
-            service, Auth(service, space), Warmup(service.keys, folder), SubmissionTraces(service), space, scratch
+            service,
+            Auth(service, space),
+            Warmup(service.keys, folder),
+            SubmissionTraces(service),
+            space,
+            scratch,
+            board,
         )
 
 

@@ -28,7 +28,7 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
         found = services.warmup.example_files()
         return [str(p) for p in found] if found else gr.skip()
 
-    quiet: dict[str, Any] = {"show_progress": "hidden", "api_visibility": "undocumented"}
+    quiet: dict[str, Any] = {"show_progress": "hidden", "api_visibility": "undocumented", "concurrency_limit": None}
     demo.load(files, None, examples, **quiet)
     tab.select(files, None, examples, **quiet)
     return tab

@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import os
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import gradio as gr
@@ -24,11 +21,6 @@ CHART_HEIGHT = 320
 class LeaderboardTab:
     tab: gr.Tab
     refresh: Callable[[Any], None]  # the event-wiring helper other tabs call after a change: ``refresh(trigger)``
-
-
-def rows(services: Services) -> list[dict[str, object]]:
-    """The public rows: the published table (one read), or the derived one before the first publish."""
-    return services.leaderboard.published_table() or services.leaderboard.public_table()
 
 
 def build(services: Services) -> LeaderboardTab:
@@ -63,20 +55,19 @@ def build(services: Services) -> LeaderboardTab:
 
     view_inputs = [split, query, sort, groups, breakdown]
 
+    # Read-only and served from ``services.board``: drawn once per change of the results, whoever asks.
     def show_table(split_, query_, sort_, groups_, breakdown_):
         with shown():
-            return _table(rows(services), split_, query_, sort_, groups_, breakdown_)
+            view = board.BoardView(split_, query_ or "", sort_ or "Score", frozenset(groups_ or ()), breakdown_ or None)
+            return services.board.table(view)
 
     def show_rest(split_):
         """The CSV and the charts: after the table, so a visitor reads the table without waiting for them."""
         with shown():
-            all_rows = rows(services)
-            csv_path = services.scratch / f"navitrace_leaderboard_{split_}.csv"
-            _write(csv_path, board.csv_bytes(all_rows, split_))
-            embodiments, categories = charts.per_embodiment(all_rows, split_), charts.per_category(all_rows, split_)
-            has_charts = not embodiments.empty
+            extras = services.board.extras(split_)
+            embodiments, categories, has_charts = extras.by_embodiment, extras.by_category, extras.has_charts
             return (
-                str(csv_path),
+                str(extras.csv_path),
                 gr.update(value=embodiments, visible=has_charts, y_lim=charts.y_range(embodiments)),
                 gr.update(value=categories, visible=has_charts, y_lim=charts.y_range(categories)),
                 ""
@@ -122,15 +113,3 @@ def _plot(title: str, group: str, elem_id: str) -> gr.LinePlot:
         elem_id=elem_id,
         show_label=False,
     )
-
-
-def _table(all_rows: list[dict[str, object]], split, query, sort, groups, breakdown) -> tuple[str, str]:
-    view = board.BoardView(split, query or "", sort or "Score", frozenset(groups or ()), breakdown or None)
-    return board.summary_line(all_rows, split), board.render(all_rows, view)
-
-
-def _write(path: Path, data: bytes) -> None:
-    """Replace ``path`` atomically: a download being copied never sees half a file."""
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}")
-    temporary.write_bytes(data)
-    os.replace(temporary, path)

@@ -142,6 +142,7 @@ def build(services: Services, demo: gr.Blocks) -> MaintainersTab:
             done = views.note(action(), "ok")
         except Exception as error:
             done = views.note(f"{failed}: {describe(error)}", "error")
+        services.board.invalidate()  # the action may have changed the public table: the next view reads it
         with shown():
             return [done, *load(picked, by)]
 

@@ -34,8 +34,9 @@ def test_only_the_hub_backend_imports_the_hub_client():
 
 
 def test_only_settings_and_the_cli_read_the_environment():
+    # worker_process.py: the scoring process's entry point (a CLI of its own) and the environment the app hands it
     readers = sorted(name for name, path in _modules().items() if "environ" in path.read_text("utf-8"))
-    assert readers == ["cli.py", "config.py"]
+    assert readers == ["cli.py", "config.py", "worker_process.py"]
 
 
 def test_the_cli_starts_without_the_hub_client_or_datasets_in_local_mode(tmp_path):

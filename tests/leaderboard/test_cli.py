@@ -152,7 +152,7 @@ def test_the_embedded_default_generates_its_datasets_once_on_first_start(tmp_pat
     write_example(answers, "noisy", noisy)
     receipt = submit(services[0], noisy)
     services[0].worker.drain()
-    expected = kept_summary(score_submission(noisy, answers))
+    expected = kept_summary(score_submission(noisy, answers, baseline_raw=services[0].settings.baseline_raw))
     assert services[0].status(receipt.submission_id).summary.score == expected.score
 
 

@@ -17,6 +17,10 @@ this launcher wraps the real functions in the child process only, then runs the 
 
 Before dying the process appends the point to ``FAULTS_KILL_LOG``, so the test tells its own
 kills from the process's.
+
+The app scores in a child process (``leaderboard.worker_process``); the launcher starts that child
+through itself too, so the points of claims, scoring and results fire in the child. There a point
+kills the child alone, once per app: the app restarts its worker, which must finish the job.
 """
 
 from __future__ import annotations
@@ -35,8 +39,16 @@ STEPS = ("staged", "committed", "half-applied", "applied", "retired", "returned"
 _current = threading.local()  # the commit this thread is making: its kind and how far it got
 
 
+_IN_WORKER_CHILD = False  # set when this launcher runs the app's scoring process
+
+
 def die(point: str) -> None:
     log = os.environ.get("FAULTS_KILL_LOG")
+    if _IN_WORKER_CHILD and log:  # once per app: its restarted worker must get past the point
+        mark = Path(f"{log}.app-{os.getppid()}")
+        if mark.exists():
+            return
+        mark.touch()
     if log:
         with open(log, "a", encoding="utf-8") as handle:
             handle.write(point + "\n")
@@ -135,9 +147,22 @@ def _kill_in_commits(what: str, step: str, target: str) -> None:
     local.os = _Os()
 
 
+def _children_through_the_launcher() -> None:
+    import leaderboard.worker_process as worker_process
+
+    def child_command(parent_pid: int) -> list[str]:
+        launcher = str(Path(__file__).resolve())
+        return [sys.executable, launcher, "-m", "leaderboard.worker_process", "--parent", str(parent_pid)]
+
+    worker_process.child_command = child_command
+
+
 def main(argv: list[str]) -> None:
+    global _IN_WORKER_CHILD
     sys.path.insert(0, str(ROOT))
+    _IN_WORKER_CHILD = argv[:2] == ["-m", "leaderboard.worker_process"]
     install(os.environ.get("FAULTS_KILL_AT", "").strip())
+    _children_through_the_launcher()
     if argv[0] == "-m":
         sys.argv = argv[1:]
         runpy.run_module(argv[1], run_name="__main__", alter_sys=True)

@@ -26,7 +26,6 @@ from __future__ import annotations
 import os
 import random
 import shutil
-import subprocess
 import threading
 import time
 from collections import Counter
@@ -154,10 +153,7 @@ class Campaign:
         arrivals = threading.Thread(target=self.arrive, args=(app, waiting + self.new_uploads(2), stop))
         arrivals.start()
         if kind == "point":
-            try:
-                app.process.wait(timeout=POINT_WAIT_S)
-            except subprocess.TimeoutExpired:
-                pass
+            self.wait_for_point(app)
         elif kind == "running":
             self.figures["kills aimed at a RUNNING job"] += self.wait_for_running(time.monotonic() + 5)
             time.sleep(self.rng.uniform(0.0, 0.03))
@@ -168,6 +164,18 @@ class Campaign:
         stop.set()
         self.record_kill(app, kind, point, in_flight)
         arrivals.join()
+
+    def wait_for_point(self, app: App) -> None:
+        """Until the app killed itself at the point, or its scoring process did (then the app restarts it:
+        the kill of the whole app follows after a moment, while the new worker may be taking the job up)."""
+        kills = Path(f"{app.log}.kills")
+        before = len(kills.read_text().splitlines()) if kills.exists() else 0
+        deadline = time.monotonic() + POINT_WAIT_S
+        while time.monotonic() < deadline and app.process.poll() is None:
+            if kills.exists() and len(kills.read_text().splitlines()) > before:
+                time.sleep(self.rng.uniform(0.0, 2.0))
+                return
+            time.sleep(0.01)
 
     def plan(self, trial: int) -> tuple[str, str]:
         if trial % 2 == 0:

@@ -1,0 +1,109 @@
+"""The board is read and drawn once per change of the results, however many visitors ask."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+from leaderboard.table import baseline_row
+from space.pages import board
+from space.pages.board_cache import BoardCache
+
+
+class Store:
+    """The published rows, counting reads; ``rows`` is what the next read returns."""
+
+    def __init__(self) -> None:
+        self.rows = [baseline_row("test")]
+        self.reads = 0
+        self.gate: threading.Event | None = None  # set: reads wait for it
+
+    def load(self) -> list[dict[str, object]]:
+        self.reads += 1
+        if self.gate is not None:
+            assert self.gate.wait(10)
+        return [dict(r) for r in self.rows]
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def entry(model: str, score: float) -> dict[str, object]:
+    row = baseline_row("test")
+    row.update(submission_id=model, kind="submission", model=model, score=score)
+    return row
+
+
+def test_many_requests_within_the_max_age_read_the_store_once_and_draw_each_view_once(tmp_path: Path, monkeypatch):
+    store, clock = Store(), Clock()
+    cache = BoardCache(store.load, tmp_path, max_age_s=1.0, clock=clock)
+    drawn = []
+    render = board.render
+    monkeypatch.setattr(board, "render", lambda rows, view: drawn.append(view) or render(rows, view))
+    view = board.BoardView()
+    pages = {cache.table(view) for _ in range(50)}
+    assert len(pages) == 1 and store.reads == 1 and drawn == [view]
+    cache.table(board.BoardView(sort="Model"))
+    assert len(drawn) == 2  # another view is drawn once too
+
+    clock.now = 5.0  # older than max_age_s: read again; the same rows keep their drawings
+    cache.table(view)
+    assert store.reads == 2 and len(drawn) == 2
+
+
+def test_new_rows_give_a_new_version_and_fresh_drawings(tmp_path: Path):
+    store, clock = Store(), Clock()
+    cache = BoardCache(store.load, tmp_path, max_age_s=1.0, clock=clock)
+    first = cache.snapshot()
+    before = cache.table(board.BoardView())[1]
+    store.rows = [entry("Model-A", 42.5), baseline_row("test")]
+    assert cache.snapshot() is first  # within max_age_s: not read yet
+    cache.invalidate()  # the worker reported an outcome
+    second = cache.snapshot()
+    assert second.version == first.version + 1 and store.reads == 2
+    after = cache.table(board.BoardView())[1]
+    assert "Model-A" in after and "Model-A" not in before
+
+
+def test_the_csv_is_written_once_per_version_and_split(tmp_path: Path):
+    store, clock = Store(), Clock()
+    store.rows = [entry("Model-A", 42.5), baseline_row("test")]
+    cache = BoardCache(store.load, tmp_path, max_age_s=1.0, clock=clock)
+    extras = cache.extras("test")
+    stamp = extras.csv_path.stat().st_mtime_ns
+    assert cache.extras("test") is extras and extras.csv_path.stat().st_mtime_ns == stamp
+    assert b"baseline-test" in extras.csv_path.read_bytes()
+
+
+def test_visitors_are_served_the_rows_in_hand_while_one_of_them_reads_the_store(tmp_path: Path):
+    store, clock = Store(), Clock()
+    cache = BoardCache(store.load, tmp_path, max_age_s=1.0, clock=clock)
+    first = cache.snapshot()
+    clock.now = 5.0
+    store.gate = threading.Event()
+    reader = threading.Thread(target=cache.snapshot)
+    reader.start()
+    while store.reads < 2:  # the reader is inside the (slow) store read
+        threading.Event().wait(0.001)
+    assert cache.snapshot() is first  # not queued behind the store
+    store.gate.set()
+    reader.join()
+    assert store.reads == 2
+
+
+def test_a_failed_read_keeps_the_rows_already_shown(tmp_path: Path):
+    store, clock = Store(), Clock()
+    cache = BoardCache(store.load, tmp_path, max_age_s=1.0, clock=clock)
+    first = cache.snapshot()
+
+    def broken() -> list[dict[str, object]]:
+        raise OSError("the Hub is down")
+
+    cache._load = broken
+    clock.now = 5.0
+    assert cache.snapshot() is first

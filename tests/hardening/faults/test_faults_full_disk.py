@@ -125,7 +125,7 @@ def test_an_answer_key_cache_build_on_a_full_disk_leaves_no_cache_and_rebuilds(t
         load_answer_key(demo_dataset, "test", cache)
     assert disk.refused
     keys = cache / "answer-keys"
-    assert keys.read() is None or not any(keys.iterdir())  # neither a half-built cache nor its staging folder
+    assert not keys.exists() or not any(keys.iterdir())  # neither a half-built cache nor its staging folder
     disk.free = None
     key = load_answer_key(demo_dataset, "test", cache)
     assert score_submission(upload.path, key).summary == score_submission(upload.path, test_key).summary

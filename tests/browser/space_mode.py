@@ -116,9 +116,20 @@ class TlsProxy:
         self.server = asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(10)
 
     def stop(self) -> None:
-        self.loop.call_soon_threadsafe(self.server.close)
+        """Close the server and end every connection it still pipes, then the loop: a task left pending
+        would be destroyed by the garbage collector later, warning inside whatever test runs then."""
+
+        async def shut_down() -> None:
+            self.server.close()
+            pending = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+            for task in pending:
+                task.cancel()
+            await asyncio.gather(*pending, return_exceptions=True)
+
+        asyncio.run_coroutine_threadsafe(shut_down(), self.loop).result(10)
         self.loop.call_soon_threadsafe(self.loop.stop)
         self.thread.join(10)
+        self.loop.close()
 
     async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:

@@ -236,6 +236,14 @@ class _Child:
             self.emit("idle")
 
 
+def _on_sigterm(*_: object) -> None:
+    """Unwind the job (its lease names a dead pid now) and exit 0. Later SIGTERMs are ignored: a stop
+    often brings two (the app's, and our own when the app closes our stdin), and a second one
+    raised during the unwinding or the interpreter's shutdown turned the clean exit into status 1."""
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    sys.exit(0)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m leaderboard.worker_process")
     parser.add_argument("--parent", type=int, required=True, help="the app's pid: the child stops when it is gone")
@@ -245,7 +253,7 @@ def main(argv: list[str] | None = None) -> int:
         logging.getLogger(chatty).setLevel(logging.WARNING)
     events = os.fdopen(os.dup(sys.stdout.fileno()), "w", encoding="utf-8")
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())  # a stray print goes to the log, never into the events
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))  # unwinds the job: its lease names a dead pid now
+    signal.signal(signal.SIGTERM, _on_sigterm)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C in a terminal reaches the app, which stops us
     os.nice(NICENESS)  # scoring takes the CPU the pages leave: a job waits a little, a visitor does not
     child = _Child(args.parent, events)

@@ -12,7 +12,7 @@ import logging
 import signal
 import threading
 
-from leaderboard.metadata import hidden_characters
+from leaderboard.metadata import is_hidden_character
 from leaderboard.service import Leaderboard
 from scoring.examples import write_example
 from scoring.report import number
@@ -177,7 +177,7 @@ def terminal_safe(text: str) -> str:
     >>> terminal_safe("M\x1b]0;pwned\x07")
     'M\\x1b]0;pwned\\x07'
     """
-    return "".join(c.encode("unicode_escape").decode() if hidden_characters(c) else c for c in text)
+    return "".join(c.encode("unicode_escape").decode() if is_hidden_character(c) else c for c in text)
 
 
 def _float(value: object) -> float | None:

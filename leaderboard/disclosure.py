@@ -17,9 +17,16 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import replace
 
+from leaderboard.records import Split
 from scoring.aggregate import METADATA_FIELDS
 from scoring.evaluate import Evaluation
 from scoring.summary import Summary
+
+
+def disclosed_summary(evaluation: Evaluation, split: str, min_rows_per_figure: int) -> Summary:
+    """What may be said of a scored submission of ``split``: a test result's small groups withheld,
+    a validation result whole (its ground truth is public)."""
+    return withhold_small_groups(evaluation, min_rows_per_figure if split == Split.TEST else 1)
 
 
 def withhold_small_groups(evaluation: Evaluation, min_rows: int) -> Summary:

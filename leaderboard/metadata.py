@@ -118,8 +118,13 @@ def hidden_characters(text: str, allowed: str = "") -> list[str]:
     >>> hidden_characters("alice\u200b-test"), hidden_characters("a\nb", allowed="\n")
     (['U+200B'], [])
     """
-    found = {c for c in text if c not in allowed and unicodedata.category(c) in ("Cc", "Cf")}
+    found = {c for c in text if c not in allowed and is_hidden_character(c)}
     return [f"U+{ord(c):04X}" for c in sorted(found)]
+
+
+def is_hidden_character(char: str) -> bool:
+    """A control or format character (Unicode Cc, Cf): invisible on a page, or acted on by a terminal."""
+    return unicodedata.category(char) in ("Cc", "Cf")
 
 
 def look_alike_key(name: str) -> str:
@@ -129,7 +134,7 @@ def look_alike_key(name: str) -> str:
     True
     """
     text = unicodedata.normalize("NFKC", name).casefold()
-    return "".join(c for c in text if unicodedata.category(c) not in ("Cc", "Cf"))
+    return "".join(c for c in text if not is_hidden_character(c))
 
 
 def quoted(value: object) -> str:

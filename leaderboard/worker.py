@@ -34,10 +34,10 @@ import leaderboard.audit as audit
 from leaderboard.answer_keys import AnswerKeys, AnswerKeyUnavailable
 from leaderboard.claims import Claim, claim, read_job
 from leaderboard.config import Settings
-from leaderboard.disclosure import withhold_small_groups
+from leaderboard.disclosure import disclosed_summary
 from leaderboard.locks import process_lock
 from leaderboard.queue import Decision, Holder, decide, next_job
-from leaderboard.records import FAILED, FINISHED, PENDING, Split, iso, job_path, upload_path
+from leaderboard.records import FAILED, FINISHED, PENDING, iso, job_path, upload_path
 from leaderboard.registry import Entry, Registry
 from leaderboard.results import result_files
 from leaderboard.storage import Conflict, StorageError
@@ -206,8 +206,7 @@ class Worker:
             message = f"scoring failed because of a problem on the server; {SERVER_PROBLEM}"
             return {"status": FAILED, "failure": "server", "message": message}, {}, None
         # Test results say nothing over fewer than k valid rows (leaderboard/disclosure.py).
-        min_rows = self.settings.min_rows_per_figure if split == Split.TEST else 1
-        summary = withhold_small_groups(evaluation, min_rows)
+        summary = disclosed_summary(evaluation, split, self.settings.min_rows_per_figure)
         outcome = {
             "status": FINISHED,
             "failure": None,

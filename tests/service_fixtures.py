@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from leaderboard.config import Settings
-from leaderboard.disclosure import withhold_small_groups
+from leaderboard.disclosure import disclosed_summary
 from leaderboard.service import Leaderboard
 
 
@@ -92,5 +92,4 @@ def submit(service: Leaderboard, path: Path, user: str = "alice", split: str = "
 def kept_summary(evaluation, split: str = "test", settings: Settings | None = None):
     """The summary the service keeps of ``evaluation``: the scorer's numbers, with a test result's
     figures over fewer than ``min_rows_per_figure`` valid rows withheld (leaderboard/disclosure.py)."""
-    min_rows = (settings or Settings()).min_rows_per_figure if split == "test" else 1
-    return withhold_small_groups(evaluation, min_rows)
+    return disclosed_summary(evaluation, split, (settings or Settings()).min_rows_per_figure)

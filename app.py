@@ -22,15 +22,21 @@ from leaderboard.scheduler import start_worker
 from leaderboard.worker_process import WorkerProcess
 from space import tabs
 from space.pages import about
-from space.server import launch
+from space.server import DESK_PATH, launch
 from space.services import Services
 from space.settings import SpaceSettings
 
 log = logging.getLogger("app")
 
 
+DESK_LINK = f'<p class="nt-small" id="desk-link"><a href=".{DESK_PATH}">Maintainers\' desk →</a></p>'
+
+
 def build_demo(settings: Settings, services: Services) -> gr.Blocks:
-    """The page: header with sign-in, then one tab per task. ``settings`` are the service's settings."""
+    """The page: header with sign-in, then one tab per task. ``settings`` are the service's settings.
+
+    The maintainers' desk is a page of its own (``build_desk``, at ``DESK_PATH``); maintainers get a link to it.
+    """
     auth = services.auth
     with gr.Blocks(title=about.TITLE, analytics_enabled=False, delete_cache=(1800, 3600)) as demo:
         with gr.Row(equal_height=True, elem_id="nt-header"):
@@ -46,15 +52,19 @@ def build_demo(settings: Settings, services: Services) -> gr.Blocks:
             tabs.my_submissions.build(services, demo)
             tabs.explorer.build(services, demo)
             tabs.about.build(services, demo)
-            maintainers = tabs.maintainers.build(services, demo)
 
         def who(profile: gr.OAuthProfile | None):
-            return auth.bar_html(profile), gr.update(visible=auth.is_maintainer(profile))
+            return auth.bar_html(profile) + (DESK_LINK if auth.is_maintainer(profile) else "")
 
         quiet = {"show_progress": "hidden", "api_visibility": "undocumented", "concurrency_limit": None}  # a read
-        demo.load(who, None, [identity, maintainers.tab], **quiet)
+        demo.load(who, None, [identity], **quiet)
         board_tab.refresh(demo.load)
     return demo
+
+
+def build_desk(services: Services) -> gr.Blocks:
+    """The maintainers' desk, served at ``DESK_PATH`` beside the page."""
+    return tabs.maintainers.build(services)
 
 
 def main(environ: dict[str, str] | None = None) -> None:
@@ -68,7 +78,7 @@ def main(environ: dict[str, str] | None = None) -> None:
     space = SpaceSettings.from_env(environ)
     settings = Settings.from_env(environ)
     services = Services.create(settings, space)
-    demo = build_demo(settings, services)
+    demo, desk = build_demo(settings, services), build_desk(services)
     services.warmup.start()
     worker = WorkerProcess(environ, on_scored=services.scored)
     worker.start()
@@ -77,7 +87,7 @@ def main(environ: dict[str, str] | None = None) -> None:
     signal.signal(signal.SIGTERM, _stop)  # `docker stop`, a Space restart: close the server, the scheduler, the worker
     log.info("serving on http://%s:%d (%s)", space.server_name, space.server_port, _mode(space))
     try:
-        launch(demo, settings, space)
+        launch(demo, settings, space, desk=desk)
     except KeyboardInterrupt:  # SIGTERM or Ctrl-C at any moment, even before launch() blocks: a clean stop
         pass
     finally:

@@ -60,6 +60,7 @@ EVENTS = ("/gradio_api/queue/join", "/gradio_api/call/", "/gradio_api/run/", "/g
 SIGN_OUT_GETS = ("/logout",)
 SESSION_HOURS = 8  # the longest a session lasts when its sign-in names no expiry (a Space's is 480 minutes)
 MULTIPART_SLACK = 64 * 1024  # the multipart envelope around one file: boundaries, headers, its name
+DESK_PATH = "/maintainers"  # where the maintainers' desk, a Gradio app of its own, is mounted (space/server.py)
 
 
 class Guard:
@@ -80,6 +81,7 @@ class Guard:
     # --- from where (Door) ---
     def refuse_from_where(self, method: str, path: str, headers: Headers) -> str | None:
         """Why a request may not reach the app from where it comes, or ``None``."""
+        path = gradio_route(path)
         if self.hosts is not None:
             host = headers.get("host", "").lower()
             if host not in self.hosts:
@@ -129,6 +131,7 @@ class Guard:
 
     def refuse_body(self, path: str, user: str | None, client: str, length: int | None) -> tuple[int, str, int | None]:
         """``(status, reason, retry after)`` for a request body this caller may not send; status 0: allowed."""
+        path = gradio_route(path)
         if path in UPLOADS:
             if user is None:
                 return 403, "Sign in to upload a file: uploads are for signed-in users only.", None
@@ -249,6 +252,13 @@ def allowed_origins(space: SpaceSettings) -> frozenset[str]:
     if space.on_space:
         return frozenset({f"https://{host}" for host in space.space_hosts} | {HUB_ORIGIN})
     return frozenset(f"{scheme}://{host}" for host in local_hosts(space) for scheme in ("http", "https"))
+
+
+def gradio_route(path: str) -> str:
+    """The Gradio route a path names, the desk's mount prefix removed: its uploads and events are limited alike."""
+    if path == DESK_PATH or path.startswith(DESK_PATH + "/"):
+        return path[len(DESK_PATH) :] or "/"
+    return path
 
 
 def user_of(info: object) -> str | None:

@@ -10,17 +10,22 @@ where is ``space.guard``'s, in front of every route.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import gradio as gr
+from fastapi import FastAPI
 
 from leaderboard import Settings
 from scoring import MAX_FILE_BYTES
 from space.auth import local_sign_in
-from space.guard import Guard, app_kwargs
+from space.guard import DESK_PATH, Guard, app_kwargs
 from space.settings import SpaceSettings
 from space.theme import CSS, THEME
+from space.visits import bound, keep_bounded
 
 
 def private_paths(settings: Settings) -> list[str]:
@@ -29,13 +34,34 @@ def private_paths(settings: Settings) -> list[str]:
     return sorted(str(Path(p).resolve()) for p in folders)
 
 
-def launch(demo: gr.Blocks, settings: Settings, space: SpaceSettings, **extra: Any) -> None:
-    """Start serving (blocks until the server stops; ``prevent_thread_lock=True`` in ``extra`` returns at once)."""
+def launch(
+    demo: gr.Blocks, settings: Settings, space: SpaceSettings, desk: gr.Blocks | None = None, **extra: Any
+) -> None:
+    """Start serving (blocks until the server stops; ``prevent_thread_lock=True`` in ``extra`` returns at once).
+
+    ``desk``, the maintainers' page, is served at ``DESK_PATH`` by the same server, behind the same guard
+    and sessions (it is mounted inside the page's app, so every request passes the door and the keeper).
+    """
     demo.queue(default_concurrency_limit=4)
+    kwargs = app_kwargs(Guard(space, MAX_FILE_BYTES), local_sign_in(space))
+    holder = FastAPI()  # carries the desk's app and its start-up until the page's app takes them
+    if desk is not None:
+        desk.queue(default_concurrency_limit=4)
+        gr.mount_gradio_app(holder, desk, DESK_PATH, **_serving(settings), **_looks())
+        kwargs["routes"] = [*kwargs["routes"], *holder.routes[-1:]]  # the Mount, before Gradio's own routes
+    kwargs["lifespan"] = _lifespan(kwargs["lifespan"], holder, space.max_visits)
     demo.launch(
         server_name=space.server_name,
         server_port=space.server_port,
-        app_kwargs=app_kwargs(Guard(space, MAX_FILE_BYTES), local_sign_in(space)),
+        app_kwargs=kwargs,
+        **_serving(settings),
+        **_looks(),
+        **extra,
+    )
+
+
+def _serving(settings: Settings) -> dict[str, Any]:
+    return dict(
         allowed_paths=[],
         blocked_paths=private_paths(settings),
         max_file_size=MAX_FILE_BYTES,
@@ -46,7 +72,28 @@ def launch(demo: gr.Blocks, settings: Settings, space: SpaceSettings, **extra: A
         run_history=False,
         enable_monitoring=False,  # /monitoring/summary would list every endpoint, maintainer ones too, with counts
         ssr_mode=False,
-        theme=THEME,
-        css=CSS,
-        **extra,
     )
+
+
+def _looks() -> dict[str, Any]:
+    return {"theme": THEME, "css": CSS}
+
+
+def _lifespan(inner: Any, holder: FastAPI, max_visits: int) -> Any:
+    """The server's start and stop: the guard's (``inner``), the desk's Gradio start-up, the bound on visits."""
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Any) -> AsyncIterator[None]:
+        async with inner(app), holder.router.lifespan_context(holder):
+            mounted = [getattr(getattr(r, "app", None), "state_holder", None) for r in holder.routes]
+            holders = [app.state_holder, *(one for one in mounted if one is not None)]
+            for one in holders:
+                bound(one, max_visits)
+            sweeps = [asyncio.create_task(keep_bounded(one)) for one in holders]
+            try:
+                yield
+            finally:
+                for sweep in sweeps:
+                    sweep.cancel()
+
+    return lifespan

@@ -40,6 +40,9 @@ class SpaceSettings:
     anonymous_calls_per_minute: int = 600  # event calls per client without a session
     max_call_kb: int = 64  # the body of one event call (not an upload)
     max_sessions: int = 10_000  # signed-in sessions the server keeps; the oldest is signed out past it
+    # Page visits whose state Gradio keeps (its per-visit copy of the page, ~130 kB each); the oldest is forgotten
+    # past it, and a closed visit at once. A forgotten visit that calls again starts from the page's defaults.
+    max_visits: int = 500
 
     @property
     def on_space(self) -> bool:
@@ -68,6 +71,7 @@ class SpaceSettings:
             anonymous_calls_per_minute=_count(env, "ANONYMOUS_CALLS_PER_MINUTE", defaults.anonymous_calls_per_minute),
             max_call_kb=_count(env, "MAX_CALL_KB", defaults.max_call_kb),
             max_sessions=_count(env, "MAX_SESSIONS", defaults.max_sessions),
+            max_visits=_count(env, "MAX_VISITS", defaults.max_visits),
         )
 
 

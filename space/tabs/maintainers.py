@@ -1,6 +1,9 @@
 """The maintainers' desk: pending entries, approve / reject / hide / unhide / edit, reported rows, rescore, audit.
 
-Shown only to MAINTAINERS, and that is cosmetics: every handler resolves the caller from the
+Its own page (``space.server.DESK_PATH``, ``/maintainers``), served by the same server behind the same
+guard and sessions: the public page does not carry its ~60 components, which Gradio would otherwise
+copy for every visit of every visitor. The public page links to it for maintainers. That link,
+like the desk's being shown at all, is cosmetics: every handler resolves the caller from the
 session (``auth.require_maintainer``) and the service checks ``MAINTAINERS`` again on every action,
 so a direct API call by anyone else is refused.
 """
@@ -8,7 +11,6 @@ so a direct API call by anyone else is refused.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 import gradio as gr
@@ -26,71 +28,94 @@ DONE = {"approve": "Approved", "reject": "Rejected", "hide": "Hid", "unhide": "U
 EDITABLE = ("model", "organization", "model_link", "paper_link", "description", "open_weights", "parameters_b")
 
 
-@dataclass(frozen=True)
-class MaintainersTab:
-    tab: gr.Tab
+DESK_TITLE = "Maintainers' desk"
+NOT_YOURS = "This page is for the maintainers of the leaderboard (MAINTAINERS); sign in as one of them to use it."
 
 
-def build(services: Services, demo: gr.Blocks) -> MaintainersTab:
+def build(services: Services) -> gr.Blocks:
+    """The desk as a page of its own (mounted at ``/maintainers`` by ``space.server.launch``)."""
+    auth = services.auth
+    with gr.Blocks(title=f"{about.TITLE}: {DESK_TITLE}", analytics_enabled=False) as desk:
+        with gr.Row(equal_height=True, elem_id="nt-header"):
+            with gr.Column(scale=3):
+                # HTML, not Markdown: Gradio opens Markdown links in a new tab, and this one goes back in place.
+                gr.HTML(f'<h1>{DESK_TITLE}</h1><p><a href="../" id="back-to-board">← Back to the leaderboard</a></p>')
+            with gr.Column(scale=2, min_width=320):
+                identity = gr.HTML(auth.bar_html(None), elem_id="identity-bar")
+        refused = gr.HTML(views.note(NOT_YOURS, "info"), visible=False, elem_id="desk-refused")
+        with gr.Column(visible=False, elem_id="tab-maintainers") as panel:
+            out, refresh = _desk(services)
+
+        def open_(picked, profile: gr.OAuthProfile | None):
+            """On load: the desk for a maintainer; for anyone else a note, and nothing of the desk."""
+            bar = auth.bar_html(profile)
+            if not auth.is_maintainer(profile):
+                return [bar, gr.update(visible=True), gr.update(visible=False), *(gr.skip() for _ in out)]
+            return [bar, gr.update(visible=False), gr.update(visible=True), *refresh(picked, profile)]
+
+        quiet = {"show_progress": "hidden", "api_visibility": "undocumented"}
+        desk.load(open_, [out[2]], [identity, refused, panel, *out], **quiet)
+    return desk
+
+
+def _desk(services: Services) -> tuple[list, Callable]:
+    """The desk's components and listeners; ``(their outputs, the refresh handler)``."""
     service, auth = services.leaderboard, services.auth
-    with gr.Tab("Maintainers", id="maintainers", visible=False, elem_id="tab-maintainers") as tab:
-        gr.Markdown(about.MAINTAINERS_HELP, elem_classes="nt-help")
-        status = gr.HTML(elem_id="maint-status")
-        pending = gr.HTML(elem_id="pending")
+    gr.Markdown(about.MAINTAINERS_HELP, elem_classes="nt-help")
+    status = gr.HTML(elem_id="maint-status")
+    pending = gr.HTML(elem_id="pending")
+    with gr.Row(equal_height=True):
+        # Custom values pass the dropdown so that every call reaches the maintainer check (and the
+        # service's NotFound), whatever the caller's session holds as choices.
+        target = gr.Dropdown([], label="Submission to act on", elem_id="maint-target", scale=4, allow_custom_value=True)
+        reload = gr.Button("Refresh", elem_id="maint-refresh", scale=1, size="sm")
+    with gr.Row(equal_height=True):
+        approve = gr.Button("Approve", variant="primary", elem_id="approve-button", scale=1)
+        hide = gr.Button("Hide", elem_id="hide-button", scale=1)
+        unhide = gr.Button("Unhide", elem_id="unhide-button", scale=1)
+        reason = gr.Textbox(
+            label="Reason for rejecting (the submitter sees it)", elem_id="reject-reason", scale=3, lines=1
+        )
+        reject = gr.Button("Reject", variant="stop", elem_id="reject-button", scale=1)
+    detail = gr.HTML(elem_id="maint-detail")
+    with gr.Accordion("Edit the metadata of this submission", open=False):
+        with gr.Row():
+            e_model = gr.Textbox(label="Model name")
+            e_org = gr.Textbox(label="Organisation")
+            e_weights = gr.Radio(OPEN_WEIGHTS, label="Open weights")
+            e_params = gr.Textbox(label="Parameter count (billions)")
+        with gr.Row():
+            e_link = gr.Textbox(label="Model link")
+            e_paper = gr.Textbox(label="Paper or code link")
+        e_description = gr.Textbox(label="Description", lines=2)
+        save = gr.Button("Save edits", elem_id="edit-button")
+    with gr.Accordion("Reported rows (figures published elsewhere, shown with their source)", open=False):
+        with gr.Row():
+            r_model = gr.Textbox(label="Model name")
+            r_org = gr.Textbox(label="Organisation")
+            r_split = gr.Radio(list(SPLITS), value=Split.TEST.value, label="Split")
+        with gr.Row():
+            r_score = gr.Number(label="Score")
+            r_valid = gr.Number(label="Valid-only score (optional)")
+            r_coverage = gr.Number(label="Coverage 0–1 (optional)")
+        with gr.Row():
+            r_source = gr.Textbox(label="Source (link to the publication)")
+            r_link = gr.Textbox(label="Model link (optional)")
+        add = gr.Button("Add reported row", elem_id="add-reported-button")
         with gr.Row(equal_height=True):
-            # Custom values pass the dropdown so that every call reaches the maintainer check (and the
-            # service's NotFound), whatever the caller's session holds as choices.
-            target = gr.Dropdown(
-                [], label="Submission to act on", elem_id="maint-target", scale=4, allow_custom_value=True
-            )
-            reload = gr.Button("Refresh", elem_id="maint-refresh", scale=1, size="sm")
-        with gr.Row(equal_height=True):
-            approve = gr.Button("Approve", variant="primary", elem_id="approve-button", scale=1)
-            hide = gr.Button("Hide", elem_id="hide-button", scale=1)
-            unhide = gr.Button("Unhide", elem_id="unhide-button", scale=1)
-            reason = gr.Textbox(
-                label="Reason for rejecting (the submitter sees it)", elem_id="reject-reason", scale=3, lines=1
-            )
-            reject = gr.Button("Reject", variant="stop", elem_id="reject-button", scale=1)
-        detail = gr.HTML(elem_id="maint-detail")
-        with gr.Accordion("Edit the metadata of this submission", open=False):
-            with gr.Row():
-                e_model = gr.Textbox(label="Model name")
-                e_org = gr.Textbox(label="Organisation")
-                e_weights = gr.Radio(OPEN_WEIGHTS, label="Open weights")
-                e_params = gr.Textbox(label="Parameter count (billions)")
-            with gr.Row():
-                e_link = gr.Textbox(label="Model link")
-                e_paper = gr.Textbox(label="Paper or code link")
-            e_description = gr.Textbox(label="Description", lines=2)
-            save = gr.Button("Save edits", elem_id="edit-button")
-        with gr.Accordion("Reported rows (figures published elsewhere, shown with their source)", open=False):
-            with gr.Row():
-                r_model = gr.Textbox(label="Model name")
-                r_org = gr.Textbox(label="Organisation")
-                r_split = gr.Radio(list(SPLITS), value=Split.TEST.value, label="Split")
-            with gr.Row():
-                r_score = gr.Number(label="Score")
-                r_valid = gr.Number(label="Valid-only score (optional)")
-                r_coverage = gr.Number(label="Coverage 0–1 (optional)")
-            with gr.Row():
-                r_source = gr.Textbox(label="Source (link to the publication)")
-                r_link = gr.Textbox(label="Model link (optional)")
-            add = gr.Button("Add reported row", elem_id="add-reported-button")
-            with gr.Row(equal_height=True):
-                r_remove = gr.Dropdown([], label="Reported row to remove", scale=4, allow_custom_value=True)
-                remove = gr.Button("Remove", variant="stop", scale=1)
-        with gr.Accordion("Rescore everything (after a scorer or answer-key change)", open=False):
-            r_note = gr.Textbox(label="Why (kept in the audit log)")
-            r_confirm = gr.Checkbox(label="Yes, queue every scored submission again")
-            rescore = gr.Button("Rescore all", variant="stop", elem_id="rescore-button")
-        with gr.Accordion("All submissions", open=False):
-            everything = gr.HTML(elem_id="all-submissions")
-        with gr.Accordion("Submissions per user (what probing the test set looks like)", open=False):
-            gr.Markdown(ACTIVITY_HELP, elem_classes="nt-help")
-            per_user = gr.HTML(elem_id="user-activity")
-        with gr.Accordion("Audit log (latest 100, newest first)", open=True):
-            audit = gr.HTML(elem_id="audit")
+            r_remove = gr.Dropdown([], label="Reported row to remove", scale=4, allow_custom_value=True)
+            remove = gr.Button("Remove", variant="stop", scale=1)
+    with gr.Accordion("Rescore everything (after a scorer or answer-key change)", open=False):
+        r_note = gr.Textbox(label="Why (kept in the audit log)")
+        r_confirm = gr.Checkbox(label="Yes, queue every scored submission again")
+        rescore = gr.Button("Rescore all", variant="stop", elem_id="rescore-button")
+    with gr.Accordion("All submissions", open=False):
+        everything = gr.HTML(elem_id="all-submissions")
+    with gr.Accordion("Submissions per user (what probing the test set looks like)", open=False):
+        gr.Markdown(ACTIVITY_HELP, elem_classes="nt-help")
+        per_user = gr.HTML(elem_id="user-activity")
+    with gr.Accordion("Audit log (latest 100, newest first)", open=True):
+        audit = gr.HTML(elem_id="audit")
 
     edit_fields = [e_model, e_org, e_link, e_paper, e_description, e_weights, e_params]
     page = [pending, target, detail, everything, per_user, audit, r_remove, *edit_fields]
@@ -229,8 +254,7 @@ def build(services: Services, demo: gr.Blocks) -> MaintainersTab:
 
     out = [status, *page]
     hidden: dict[str, Any] = {"api_visibility": "undocumented"}
-    tab.select(refresh, [target], out, api_name="maintainers_refresh", **hidden)
-    reload.click(refresh, [target], out, **hidden)
+    reload.click(refresh, [target], out, api_name="maintainers_refresh", **hidden)
     target.input(refresh, [target], out, **hidden)
     for button, action in ((approve, "approve"), (reject, "reject"), (hide, "hide"), (unhide, "unhide")):
         button.click(act(action), [target, reason], out, api_name=action, **hidden)
@@ -244,7 +268,7 @@ def build(services: Services, demo: gr.Blocks) -> MaintainersTab:
     )
     remove.click(remove_reported, [target, r_remove], out, api_name="remove_reported", **hidden)
     rescore.click(rescore_all, [target, r_note, r_confirm], out, api_name="rescore", **hidden)
-    return MaintainersTab(tab)
+    return out, refresh
 
 
 def _label(view) -> str:

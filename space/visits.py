@@ -1,0 +1,51 @@
+"""What a page visit leaves on the server, bounded: Gradio's per-visit state.
+
+Every visit (one browser tab, one ``session_hash``) that fires an event gets a
+``gradio.state_holder.SessionState``: a copy of the page's configuration for every component
+(~1 kB each, ~100 kB a visit) plus its ``gr.State`` values. Gradio keeps up to 10,000 of them
+and, when a tab closes, only marks its entry closed (its ``gr.State`` values go after an hour;
+the entry itself stays). Steadily viewed, the server therefore grows by one entry per page load
+until the cap, ~1 GB later, and its once-a-second sweep of expired state walks all of them on the
+event loop: the page slows as it ages (issue 14, attack 11).
+
+``bound`` keeps at most ``MAX_VISITS`` entries (the oldest is forgotten past it) and ``forget_closed``
+drops a visit's entry as soon as its tab has closed. A forgotten visit that calls again is simply
+a new one: it starts from the page's defaults, which every handler here accepts.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from gradio.state_holder import StateHolder
+
+log = logging.getLogger(__name__)
+
+SWEEP_S = 5.0  # how often closed visits are dropped
+
+
+def bound(holder: StateHolder, capacity: int) -> None:
+    """At most ``capacity`` visits kept; Gradio's ``StateHolder.update`` evicts the oldest past it."""
+    holder.capacity = capacity
+
+
+def forget_closed(holder: StateHolder) -> int:
+    """Drop the state of every visit whose tab has closed; how many were dropped."""
+    closed = [sid for sid, state in list(holder.session_data.items()) if state.is_closed]
+    for sid in closed:
+        holder.delete_state(sid)  # runs the gr.State delete callbacks, as Gradio's own expiry does
+        with holder.lock:
+            holder.session_data.pop(sid, None)
+            holder.time_last_used.pop(sid, None)
+    return len(closed)
+
+
+async def keep_bounded(holder: StateHolder, every_s: float = SWEEP_S) -> None:
+    """Run ``forget_closed`` every ``every_s`` seconds until cancelled (the server's lifespan owns it)."""
+    while True:
+        await asyncio.sleep(every_s)
+        try:
+            forget_closed(holder)
+        except Exception:  # a sweep that fails must not end the sweeping; the next one tries again
+            log.exception("dropping the state of closed visits failed")

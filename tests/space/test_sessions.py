@@ -1,0 +1,112 @@
+"""What page visits leave on the server stays bounded (issue 14, attack 11: steady viewing wore the Space down).
+
+Gradio keeps a copy of the page per visit (``gradio.state_holder``); the app keeps at most
+``MAX_VISITS`` of them and drops a visit's copy once its tab has closed (``space.visits``). These
+tests load the real page over HTTP, as a browser does, many more times than the bound, and look at
+the server's store itself: its size, not a timing.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import secrets
+import socket
+from collections.abc import Iterator
+
+import gradio as gr
+import httpx
+import pytest
+
+from app import build_demo, build_desk
+from leaderboard import Settings
+from space import visits
+from space.server import launch
+from space.services import Services
+from space.settings import SpaceSettings
+
+BOUND = 5
+VISITS = 4 * BOUND
+
+
+@pytest.fixture
+def served(tmp_path, demo_dataset, demo_public, key_cache) -> Iterator[tuple[str, gr.Blocks, gr.Blocks]]:
+    env = {"LEADERBOARD_HOME": str(tmp_path / "home"), "ANSWER_KEY_DATASET": str(demo_dataset),
+           "PUBLIC_DATASET": str(demo_public), "MAINTAINERS": "boss"}  # fmt: skip
+    settings = dataclasses.replace(Settings.from_env(env), answer_key_cache=key_cache)
+    space = SpaceSettings(server_port=_free_port(), max_visits=BOUND)
+    services = Services.create(settings, space)
+    demo, desk = build_demo(settings, services), build_desk(services)
+    launch(demo, settings, space, desk=desk, prevent_thread_lock=True, quiet=True)
+    try:
+        yield f"http://127.0.0.1:{space.server_port}", demo, desk
+    finally:
+        demo.close()
+
+
+def visit(client: httpx.Client, path: str = "") -> str:
+    """Load a page as a browser does: the page, then every event it fires on load, in one new session."""
+    client.get(f"{path}/").raise_for_status()
+    config = client.get(f"{path}/config").json()
+    session = secrets.token_hex(6)
+    loads = [d for d in config["dependencies"] if any(t[1] == "load" for t in d["targets"]) and d.get("api_name")]
+    assert loads, "the page fires no load event: nothing would be measured"
+    for dep in loads:
+        data = [_value(config, i) for i in dep["inputs"]]
+        posted = client.post(f"{path}/gradio_api/call/{dep['api_name']}", json={"data": data, "session_hash": session})
+        posted.raise_for_status()
+        stream = client.get(f"{path}/gradio_api/call/{dep['api_name']}/{posted.json()['event_id']}").text
+        assert "event: complete" in stream, stream[:300]
+    return session
+
+
+def test_page_visits_keep_at_most_max_visits_states(served):
+    url, demo, desk = served
+    seen = []
+    with httpx.Client(base_url=url, timeout=60) as client:
+        for _ in range(VISITS):
+            seen.append(visit(client))
+            seen.append(visit(client, "/maintainers"))
+    kept = demo.state_holder.session_data
+    assert len(kept) <= BOUND, f"{len(kept)} visits kept after {VISITS}, bound {BOUND}"
+    assert len(desk.state_holder.session_data) <= BOUND
+    assert list(kept) == [s for s in seen if s in kept][-len(kept) :], "the newest visits are the ones kept"
+    assert len(demo.state_holder.time_last_used) <= BOUND  # Gradio's side table shrinks with it
+
+
+def test_a_closed_visit_leaves_nothing(served):
+    url, demo, _ = served
+    with httpx.Client(base_url=url, timeout=60) as client:
+        sessions = [visit(client) for _ in range(3)]
+    holder = demo.state_holder
+    assert set(sessions) <= set(holder.session_data)
+    holder.session_data[sessions[0]].is_closed = True  # what Gradio's heartbeat does when the tab closes
+    assert visits.forget_closed(holder) == 1
+    assert sessions[0] not in holder.session_data and sessions[0] not in holder.time_last_used
+    assert set(sessions[1:]) <= set(holder.session_data)  # open visits keep their state
+
+
+def test_the_public_page_does_not_carry_the_maintainers_desk(served):
+    url, demo, desk = served
+    page = httpx.get(f"{url}/config", timeout=30).json()
+    ids = {c["props"].get("elem_id") for c in page["components"]}
+    names = {d.get("api_name") for d in page["dependencies"]}
+    assert "approve-button" not in ids and not names & {"approve", "reject", "maintainers_refresh"}
+    desk_page = httpx.get(f"{url}/maintainers/config", timeout=30).json()
+    assert {"approve", "reject", "maintainers_refresh"} <= {d.get("api_name") for d in desk_page["dependencies"]}
+    assert len(page["components"]) < len(demo.blocks) + len(desk.blocks)
+
+
+def test_max_visits_is_a_setting():
+    assert SpaceSettings.from_env({"MAX_VISITS": "7"}).max_visits == 7
+    assert SpaceSettings.from_env({}).max_visits == SpaceSettings().max_visits
+
+
+def _value(config: dict, component_id: int) -> object:
+    component = next(c for c in config["components"] if c["id"] == component_id)
+    return component["props"].get("value")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])

@@ -20,6 +20,7 @@ from leaderboard.errors import InvalidAction, NotAuthorised, NotFound, Rejected
 from leaderboard.locks import process_lock
 from leaderboard.metadata import Metadata
 from leaderboard.records import (
+    APPROVAL_PENDING,
     APPROVED,
     FAILED,
     FINISHED,
@@ -37,6 +38,20 @@ from leaderboard.registry import Registry
 from leaderboard.table import Publisher
 
 log = logging.getLogger(__name__)
+
+PRIVATE = "private, nothing to decide"  # what a submission that did not ask to be published awaits: nothing
+
+
+def decision_text(decision: str, publish: bool) -> str:
+    """The decision as maintainers read it: a private submission (a private score, a validation file kept to
+    oneself) is not "pending", since nobody has anything to approve.
+
+    >>> decision_text("pending", False), decision_text("pending", True), decision_text("rejected", False)
+    ('private, nothing to decide', 'pending', 'rejected · private')
+    """
+    if publish:
+        return str(decision)
+    return PRIVATE if decision == APPROVAL_PENDING else f"{decision} · private"
 
 
 class Moderation:

@@ -29,6 +29,7 @@ from starlette.routing import Route
 
 from leaderboard import Leaderboard, Rejected
 from leaderboard.intake import check_user
+from space.errors import refusal
 from space.guard import SESSION_HOURS
 from space.pages.about import LOCAL_SIGN_IN
 from space.pages.html import esc
@@ -62,7 +63,7 @@ class Auth:
         user = self.user(profile)
         if user is None:
             how = "with the local sign-in at the top" if self.local else "with Hugging Face (button at the top)"
-            raise gr.Error(f"Sign in {how} to {doing}.")
+            raise refusal(f"Sign in {how} to {doing}.")
         return user
 
     def require_maintainer(self, profile: gr.OAuthProfile | None) -> str:
@@ -70,7 +71,7 @@ class Auth:
         user = self.user(profile)
         if not self.service.is_maintainer(user):
             who = f"{user!r} is" if user else "You are not signed in, so you are"
-            raise gr.Error(f"{who} not a maintainer: only users listed in MAINTAINERS may moderate.")
+            raise refusal(f"{who} not a maintainer: only users listed in MAINTAINERS may moderate.")
         return str(user)
 
     def bar_html(self, profile: gr.OAuthProfile | None) -> str:

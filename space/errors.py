@@ -39,6 +39,13 @@ def describe(error: BaseException) -> str:
     return text[:1].upper() + text[1:]
 
 
+def refusal(text: str) -> gr.Error:
+    """An expected refusal (not signed in, not a maintainer, a missing choice) for the page: the log gets one
+    warning line, not a traceback (Gradio prints one for every ``gr.Error`` unless told not to)."""
+    log.warning("refused: %s", text[:300])
+    return gr.Error(text, print_exception=False)
+
+
 def _disk_full(error: BaseException) -> bool:
     """ENOSPC on the error or on what caused it (a ``StorageError`` wraps the ``OSError``)."""
     cause: BaseException | None = error
@@ -58,5 +65,5 @@ def shown() -> Iterator[None]:
         yield
     except gr.Error:
         raise
-    except Exception as error:
-        raise gr.Error(describe(error)) from None
+    except Exception as error:  # describe() has logged an unexpected one with its traceback already
+        raise refusal(describe(error)) from None

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping, Sequence
 
+from leaderboard.moderation import decision_text
 from leaderboard.records import JobStatus, ReviewDecision, Split
 from leaderboard.report import Report
 from leaderboard.service import SubmissionView
@@ -239,7 +240,7 @@ def maintainer_table(views: Sequence[SubmissionView], element_id: str, empty: st
     rows = []
     for v in views:
         m, s = v.metadata, v.summary or NO_SUMMARY
-        decision = v.decision + (" · hidden" if v.hidden else "") + ("" if v.publish else " · private")
+        decision = decision_text(v.decision, v.publish) + (" · hidden" if v.hidden else "")
         model = link(m.get("model"), m.get("model_link"))
         if m.get("paper_link"):
             model += " " + link("paper", m.get("paper_link"), "nt-source")

@@ -15,8 +15,9 @@ from typing import Any
 
 import gradio as gr
 
+from leaderboard.moderation import decision_text
 from leaderboard.records import SPLITS, Split
-from space.errors import describe, shown
+from space.errors import describe, refusal, shown
 from space.pages import about, views
 from space.pages.activity import HELP as ACTIVITY_HELP
 from space.pages.activity import activity_table
@@ -126,7 +127,7 @@ def _desk(services: Services) -> tuple[list, Callable]:
         waiting_ids = {v.submission_id for v in waiting}
         choices = [(f"awaiting · {_label(v)}", v.submission_id) for v in waiting]
         choices += [
-            (f"{v.decision}{' · hidden' if v.hidden else ''} · {_label(v)}", v.submission_id)
+            (f"{decision_text(v.decision, v.publish)}{' · hidden' if v.hidden else ''} · {_label(v)}", v.submission_id)
             for v in all_
             if v.submission_id not in waiting_ids
         ]
@@ -182,7 +183,7 @@ def _desk(services: Services) -> tuple[list, Callable]:
         def run(picked, reason_, profile: gr.OAuthProfile | None):
             by = auth.require_maintainer(profile)
             if not picked:
-                raise gr.Error("Pick a submission first.")
+                raise refusal("Pick a submission first.")
 
             def do() -> str:
                 calls[action](picked, by, reason_)
@@ -196,7 +197,7 @@ def _desk(services: Services) -> tuple[list, Callable]:
     def edit(picked, model, org, link, paper, description, weights, params, profile: gr.OAuthProfile | None):
         by = auth.require_maintainer(profile)
         if not picked:
-            raise gr.Error("Pick a submission first.")
+            raise refusal("Pick a submission first.")
         changes = dict(
             zip(
                 EDITABLE,
@@ -232,7 +233,7 @@ def _desk(services: Services) -> tuple[list, Callable]:
     def remove_reported(picked, row_id, profile: gr.OAuthProfile | None):
         by = auth.require_maintainer(profile)
         if not row_id:
-            raise gr.Error("Pick a reported row first.")
+            raise refusal("Pick a reported row first.")
 
         def do() -> str:
             service.remove_reported(row_id, by=by)
@@ -243,7 +244,7 @@ def _desk(services: Services) -> tuple[list, Callable]:
     def rescore_all(picked, note_, confirmed, profile: gr.OAuthProfile | None):
         by = auth.require_maintainer(profile)
         if not confirmed:
-            raise gr.Error("Tick the confirmation first: a rescore queues every scored submission again.")
+            raise refusal("Tick the confirmation first: a rescore queues every scored submission again.")
 
         def do() -> str:
             queued = service.rescore(by, note_ or None)
@@ -285,7 +286,7 @@ def _detail(view) -> str:
         ("user", view.user),
         ("contact e-mail (private)", m.get("contact_email") or "—"),
         ("publish requested", "yes" if view.publish else "no (private score)"),
-        ("decision", view.decision + (f": {view.reason}" if view.reason else "")),
+        ("decision", decision_text(view.decision, view.publish) + (f": {view.reason}" if view.reason else "")),
         ("hidden", "yes" if view.hidden else "no"),
         ("attempts", view.attempts),
     ]

@@ -22,6 +22,12 @@ def open_tab(page: Page, name: str) -> None:
     page.get_by_role("tab", name=name, exact=True).click()
 
 
+def open_desk(page: Page) -> None:
+    """Go to the maintainers' desk (a page of its own) the way a maintainer does: the link under their name."""
+    page.get_by_role("link", name="Maintainers' desk").click()
+    expect(page.locator("#tab-maintainers")).to_be_visible()
+
+
 def choose(page: Page, label: str, option: str | re.Pattern) -> None:
     """Pick the option of a Gradio dropdown found by its label (type to filter, click the option)."""
     box = page.get_by_label(label)

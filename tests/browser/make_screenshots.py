@@ -161,7 +161,7 @@ def shoot(url: str, out: Path, example: Path) -> None:
         boss.goto(url)
         boss.get_by_label("User name (local sign-in)").fill("boss")
         boss.get_by_role("button", name="Sign in locally").click()
-        boss.get_by_role("tab", name="Maintainers").click()
+        boss.get_by_role("link", name="Maintainers' desk").click()
         expect(boss.locator("#pending-table")).to_contain_text("OpenWalk-3B")
         boss.wait_for_timeout(800)
         boss.screenshot(path=str(out / "maintainers.png"), full_page=True)

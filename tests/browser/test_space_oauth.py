@@ -22,11 +22,12 @@ from playwright.sync_api import Page, expect
 from scoring import load_answer_key
 from scoring.examples import write_example
 from tests.browser.conftest import MAINTAINER, shot, stop_app
-from tests.browser.helpers import LONG_MS, choose, open_tab, submit_file, upload, wait_finished
+from tests.browser.helpers import LONG_MS, choose, open_desk, open_tab, submit_file, upload, wait_finished
 from tests.browser.space_mode import Elsewhere, SpaceApp, start_oidc, start_space_app
 
 pytestmark = pytest.mark.browser
 EVIL = "https://evil.example"
+DESK = "/maintainers"  # the maintainers' desk: a page (and API) of its own
 
 
 @pytest.fixture(scope="module")
@@ -93,11 +94,14 @@ def session_cookie(page: Page) -> str:
     return next(c["value"] for c in page.context.cookies() if c["name"] == "session")
 
 
-def call(space: SpaceApp, api_name: str, data: list, cookie: str | None, origin: str | None) -> httpx.Response | str:
-    """An event call through the TLS proxy as a page at ``origin`` would make it: the refusal, or the stream."""
+def call(
+    space: SpaceApp, api_name: str, data: list, cookie: str | None, origin: str | None, page: str = ""
+) -> httpx.Response | str:
+    """An event call through the TLS proxy as a page at ``origin`` would make it: the refusal, or the stream.
+    ``page``: ``DESK`` for the maintainers' desk, a page (and API) of its own."""
     headers = {"Cookie": f"session={cookie}"} if cookie else {}
     headers |= {"Origin": origin} if origin else {}
-    with httpx.Client(base_url=space.url, headers=headers, verify=False, timeout=60) as client:
+    with httpx.Client(base_url=space.url + page, headers=headers, verify=False, timeout=60) as client:
         posted = client.post(f"/gradio_api/call/{api_name}", json={"data": data})
         if posted.status_code != 200:
             return posted
@@ -128,16 +132,16 @@ def test_a_maintainer_approves_and_a_non_maintainer_cannot(browser_page, space: 
     hf_sign_in(researcher, space, "mallory")
     submission_id = submit_file(researcher, files["test"], "Mallory-Model", test=True, publish=True)
     wait_finished(researcher, submission_id)
-    expect(researcher.locator("#tab-maintainers")).to_be_hidden()
+    expect(researcher.get_by_role("link", name="Maintainers' desk")).to_have_count(0)
     mallory = session_cookie(researcher)
     for api_name, args in (("approve", [submission_id, ""]), ("maintainers_refresh", [submission_id])):
-        answer = call(space, api_name, args, mallory, space.url)
+        answer = call(space, api_name, args, mallory, space.url, DESK)
         assert isinstance(answer, str) and "'mallory' is not a maintainer" in answer, (api_name, answer)
     assert not (space.app.home / "requests" / "reviews" / f"{submission_id}.json").exists()
 
     maintainer = browser_page()
     hf_sign_in(maintainer, space, MAINTAINER)
-    open_tab(maintainer, "Maintainers")
+    open_desk(maintainer)
     expect(maintainer.locator("#pending-table")).to_contain_text(submission_id, timeout=LONG_MS)
     choose(maintainer, "Submission to act on", re.compile(submission_id))
     maintainer.get_by_role("button", name="Approve").click()
@@ -180,20 +184,21 @@ def test_a_page_on_another_site_cannot_act_with_a_maintainers_cookie(browser_pag
 
     # At the HTTP level: a foreign Origin gets 403 with the reason and no CORS answer; Hugging Face's own passes.
     for origin in (EVIL, "null", "http://" + space.host):
-        refused = call(space, "reject", [submission_id, "spam"], boss, origin)
+        refused = call(space, "reject", [submission_id, "spam"], boss, origin, DESK)
         assert isinstance(refused, httpx.Response) and refused.status_code == 403, (origin, refused)
         assert "access-control-allow-credentials" not in refused.headers and "Origin" in refused.text
     with httpx.Client(base_url=space.url, verify=False) as client:
         ask = {"Origin": EVIL, "Access-Control-Request-Method": "POST"}
-        preflight = client.options("/gradio_api/call/maintainers_refresh", headers=ask)
+        preflight = client.options(DESK + "/gradio_api/call/maintainers_refresh", headers=ask)
         assert preflight.status_code == 403 and "access-control-allow-origin" not in preflight.headers
     for origin in (space.url, "https://huggingface.co"):  # the Space's own page, and the Hub's page around it
-        own = call(space, "maintainers_refresh", [submission_id], boss, origin)
+        own = call(space, "maintainers_refresh", [submission_id], boss, origin, DESK)
         assert isinstance(own, str) and "victor-model@example.org" in own, (origin, own)
 
     # In Chromium: the maintainer's browser opens a page on another site that calls the Space with credentials.
     seen: list = []
-    maintainer.on("response", lambda r: seen.append(r) if r.url.startswith(space.url + "/gradio_api/") else None)
+    desk = space.url + DESK
+    maintainer.on("response", lambda r: seen.append(r) if r.url.startswith(desk + "/gradio_api/") else None)
     elsewhere = Elsewhere("<p>Nothing to see here.</p>")
     maintainer.goto(elsewhere.url)
     outcome = maintainer.evaluate(
@@ -210,7 +215,7 @@ def test_a_page_on_another_site_cannot_act_with_a_maintainers_cookie(browser_pag
                 mode: "no-cors", headers: {"content-type": "text/plain"}, body: JSON.stringify({data: [id, "spam"]})});
             return results;
         }""",
-        [space.url, submission_id],
+        [desk, submission_id],
     )
     assert outcome["json"] == "blocked: TypeError", outcome
     simple = [r for r in seen if r.url.endswith("/gradio_api/call/reject")]

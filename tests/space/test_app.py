@@ -8,7 +8,7 @@ import os
 import gradio as gr
 import pytest
 
-from app import build_demo
+from app import build_demo, build_desk
 from leaderboard import Settings, SettingsError
 from space.server import private_paths
 from space.services import Services
@@ -31,10 +31,16 @@ def build(settings: Settings, space: SpaceSettings) -> gr.Blocks:
 def test_the_local_page_has_every_tab_and_no_hugging_face_login(settings):
     demo = build(settings, SpaceSettings())
     labels = {b.label for b in demo.blocks.values() if isinstance(b, gr.Tab)}
-    assert labels == {"Leaderboard", "Submit", "My submissions", "Explorer", "About", "Maintainers"}
+    # The maintainers' desk is a page of its own (/maintainers): visitors' pages do not carry it.
+    assert labels == {"Leaderboard", "Submit", "My submissions", "Explorer", "About"}
     assert not demo.expects_oauth
-    (desk,) = [b for b in demo.blocks.values() if isinstance(b, gr.Tab) and b.label == "Maintainers"]
-    assert desk.visible is False  # shown on load to maintainers only
+
+
+def test_the_desk_shows_nothing_until_the_caller_is_known_to_be_a_maintainer(settings):
+    desk = build_desk(Services.create(settings, SpaceSettings()))
+    (panel,) = [b for b in desk.blocks.values() if getattr(b, "elem_id", None) == "tab-maintainers"]
+    assert panel.visible is False  # shown on load to maintainers only
+    assert not desk.expects_oauth  # signing in happens on the page; the desk reads the same session
 
 
 def test_on_a_space_the_page_uses_hugging_face_oauth(settings, monkeypatch):
@@ -57,8 +63,9 @@ def test_on_a_space_the_page_uses_hugging_face_oauth(settings, monkeypatch):
 
 
 def test_maintainer_actions_are_not_in_the_api_docs_and_nothing_is_public_but_reading(settings):
-    demo = build(settings, SpaceSettings())
-    names = {fn.api_name: fn.api_visibility for fn in demo.fns.values()}
+    services = Services.create(settings, SpaceSettings())
+    demo, desk = build_demo(settings, services), build_desk(services)
+    names = {fn.api_name: fn.api_visibility for fn in [*demo.fns.values(), *desk.fns.values()]}
     assert MAINTAINER_ENDPOINTS <= set(names)
     assert all(names[n] == "undocumented" for n in MAINTAINER_ENDPOINTS)
     assert not [n for n, v in names.items() if v == "public"]

@@ -23,7 +23,8 @@ def maintainer_endpoints(cfg: dict) -> list[web_api.Endpoint]:
 
 
 def test_every_maintainer_endpoint_refuses_others_and_changes_nothing(web_app: RunningApp, seeded: Seeded):
-    cfg = web_api.config(web_app.url)
+    url = web_api.desk(web_app.url)  # the maintainers' desk: a page (and API) of its own
+    cfg = web_api.config(url)
     desk = maintainer_endpoints(cfg)
     names = {e.api_name for e in desk}
     assert KNOWN <= names, f"the enumeration missed {KNOWN - names}"
@@ -36,7 +37,7 @@ def test_every_maintainer_endpoint_refuses_others_and_changes_nothing(web_app: R
             for target in (seeded.test_id, seeded.validation_id, seeded.reported_id, None):
                 args = web_api.plausible(endpoint, target, None)
                 # Gradio reads the caller from the session cookie only; a token in the body changes nothing.
-                answer = web_api.call(web_app.url, endpoint.api_name, args, cookie, oauth_token="hf_forged")
+                answer = web_api.call(url, endpoint.api_name, args, cookie, oauth_token="hf_forged")
                 calls += 1
                 assert not answer.ok, f"{who} ran {endpoint.api_name}({target}): {answer.text[:300]}"
                 assert expected[who] in answer.text, (who, endpoint.api_name, answer.text[:300])

@@ -82,8 +82,8 @@ def test_a_foreign_or_null_origin_is_refused_on_every_kind_of_request(guarded: R
         attempts = {
             "preflight": ("OPTIONS", "/gradio_api/queue/join", {"Access-Control-Request-Method": "POST"}, None),
             "join": ("POST", "/gradio_api/queue/join", {}, {"data": [pending], "fn_index": 0, "session_hash": "x"}),
-            "call": ("POST", "/gradio_api/call/reject", {}, {"data": [pending, "spam"]}),
-            "run": ("POST", "/gradio_api/run/maintainers_refresh", {}, {"data": [pending]}),
+            "call": ("POST", "/maintainers/gradio_api/call/reject", {}, {"data": [pending, "spam"]}),
+            "run": ("POST", "/maintainers/gradio_api/run/maintainers_refresh", {}, {"data": [pending]}),
             "sign-in": ("POST", "/local-auth/sign-in", {}, None),
             "sign-out": ("POST", "/local-auth/sign-out", {}, None),
             "config": ("GET", "/config", {}, None),
@@ -104,7 +104,7 @@ def test_a_foreign_or_null_origin_is_refused_on_every_kind_of_request(guarded: R
             assert refused_upload.status_code == 403 and no_cors(refused_upload)
     assert store(guarded) == before, "a refused request changed the store"
     # The same calls from the app's own page work: the refusal was about where they came from.
-    own = web_api.call(url, "maintainers_refresh", [pending], boss)
+    own = web_api.call(web_api.desk(url), "maintainers_refresh", [pending], boss)
     assert own.ok and "penny" in own.text
 
 
@@ -135,7 +135,9 @@ def test_a_signed_in_change_without_origin_is_refused_and_a_script_without_cooki
     boss = web_api.sign_in(guarded.url, MAINTAINER)
     with httpx.Client(base_url=guarded.url, timeout=30) as client:
         bare = client.post(
-            "/gradio_api/call/maintainers_refresh", json={"data": [""]}, headers={"Cookie": f"session={boss}"}
+            "/maintainers/gradio_api/call/maintainers_refresh",
+            json={"data": [""]},
+            headers={"Cookie": f"session={boss}"},
         )
         script = client.post("/gradio_api/call/show_quota", json={"data": []})
     assert bare.status_code == 403 and "its Origin header is missing" in bare.text
@@ -146,10 +148,10 @@ def test_a_cookie_copied_before_sign_out_is_worth_nothing_after(guarded: Running
     """Attack 3: sign-out only dropped the cookie in the browser; a copy made before still worked."""
     url = guarded.url
     copied = web_api.sign_in(url, MAINTAINER)
-    assert web_api.call(url, "maintainers_refresh", [""], copied).ok
+    assert web_api.call(web_api.desk(url), "maintainers_refresh", [""], copied).ok
     signed_out = httpx.post(f"{url}/local-auth/sign-out", headers=web_api.headers(copied, url), timeout=30)
     assert signed_out.status_code == 303
-    refused = web_api.call(url, "maintainers_refresh", [""], copied)
+    refused = web_api.call(web_api.desk(url), "maintainers_refresh", [""], copied)
     assert "You are not signed in, so you are not a maintainer" in refused.text, refused.text[:300]
     with open(files.make("validation", seed=2), "rb") as handle:
         upload = httpx.post(

@@ -18,7 +18,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import MAINTAINER, RunningApp, shot
-from tests.browser.helpers import LONG_MS, choose, open_tab, sign_in, upload
+from tests.browser.helpers import LONG_MS, choose, open_desk, open_tab, sign_in, upload
 from tests.hardening.web import web_api
 from tests.hardening.web.web_seed import Files, receipt_id, service_of, submit, wait_scored
 
@@ -90,10 +90,10 @@ def planted(web_app: RunningApp, web_files: Files) -> dict[str, str]:
     )
     for sid in (approved, rejected, validation):
         wait_scored(service, sid)
-    assert web_api.call(url, "approve", [approved, ""], boss).ok
-    assert web_api.call(url, "reject", [rejected, REASON], boss).ok
+    assert web_api.call(web_api.desk(url), "approve", [approved, ""], boss).ok
+    assert web_api.call(web_api.desk(url), "reject", [rejected, REASON], boss).ok
     reported = [approved, REPORTED, REPORTED_ORG, "test", 42.0, None, None, SOURCE, ""]
-    assert web_api.call(url, "add_reported", reported, boss).ok
+    assert web_api.call(web_api.desk(url), "add_reported", reported, boss).ok
     return {"approved": approved, "rejected": rejected, "validation": validation}
 
 
@@ -183,7 +183,7 @@ def test_refusals_quoting_the_input_show_it_as_text(new_web_page, web_app: Runni
 def test_the_maintainers_desk_shows_payloads_as_text(new_web_page, web_app: RunningApp, planted):
     page = new_web_page()
     sign_in(page, web_app.url, MAINTAINER)
-    open_tab(page, "Maintainers")
+    open_desk(page)
     everything = page.locator("#all-submissions")
     page.get_by_role("button", name="All submissions").click()
     row = everything.locator("tr", has_text=planted["approved"])

@@ -43,7 +43,13 @@ def sign_in(url: str, user: str) -> str:
 def headers(cookie: str | None, url: str | None = None) -> dict[str, str]:
     """The session cookie, and the ``Origin`` a browser on the app's page would send (the app refuses a
     signed-in change without one: space/guard.py)."""
-    return ({"Cookie": f"session={cookie}"} if cookie else {}) | ({"Origin": url} if url else {})
+    origin = f"{httpx.URL(url).scheme}://{httpx.URL(url).netloc.decode()}" if url else None
+    return ({"Cookie": f"session={cookie}"} if cookie else {}) | ({"Origin": origin} if origin else {})
+
+
+def desk(url: str) -> str:
+    """The maintainers' desk, a page (and API) of its own beside the app's page."""
+    return f"{url}/maintainers"
 
 
 def config(url: str) -> dict:

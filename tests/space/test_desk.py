@@ -1,0 +1,39 @@
+"""The maintainers' desk (issue 10, defect 12): private submissions are not "pending", and refusing someone
+who is not a maintainer is an expected answer, logged in one line, never as a traceback."""
+
+from __future__ import annotations
+
+import logging
+
+import httpx
+
+from leaderboard.moderation import PRIVATE
+from space.pages import views
+from tests.service_fixtures import MAINTAINER, submit
+from tests.space.test_sessions import served  # noqa: F401  (the running app, with its desk)
+
+
+def test_private_submissions_are_not_pending_and_public_ones_are(service, files):
+    submit(service, files["validation-noisy"], split="validation", model="Val-Private")
+    submit(service, files["test-noisy"], model="Test-Private", publish=False)
+    public = submit(service, files["test-noisy1"], model="Test-Public", publish=True)
+    service.worker.drain()
+    assert [v.submission_id for v in service.pending(MAINTAINER)] == [public.submission_id]
+    everything = views.maintainer_table(service.submissions(MAINTAINER), "all-table", "none")
+    models = ("Val-Private", "Test-Private", "Test-Public")
+    rows = {model: row for row in everything.split("<tr")[1:] for model in models if model in row}
+    assert PRIVATE in rows["Val-Private"] and PRIVATE in rows["Test-Private"]
+    assert ">pending<" in rows["Test-Public"] and ">pending<" not in rows["Val-Private"] + rows["Test-Private"]
+
+
+def test_a_refused_maintainer_call_logs_one_warning_and_no_traceback(served, capfd, caplog):  # noqa: F811
+    url, _, _ = served
+    capfd.readouterr()
+    with caplog.at_level(logging.WARNING), httpx.Client(base_url=f"{url}/maintainers", timeout=60) as client:
+        posted = client.post("/gradio_api/call/maintainers_refresh", json={"data": [""]})
+        answer = client.get(f"/gradio_api/call/maintainers_refresh/{posted.json()['event_id']}").text
+    assert "You are not signed in, so you are not a maintainer" in answer
+    printed = capfd.readouterr()
+    assert "Traceback" not in printed.err + printed.out
+    refused = [r for r in caplog.records if "not a maintainer" in r.getMessage()]
+    assert len(refused) == 1 and refused[0].levelno == logging.WARNING and refused[0].exc_info is None

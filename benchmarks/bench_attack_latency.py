@@ -1,0 +1,281 @@
+"""A viewer's board while someone attacks the CPU: idle, then during each attack of issue 14, each vs 1.5x idle.
+
+    .venv/bin/python benchmarks/bench_attack_latency.py                     # 5 viewers, 60 s a phase
+    .venv/bin/python benchmarks/bench_attack_latency.py --phase-s 30 --samples 50 --size 640x480
+
+Starts the real app (``python app.py``, as ``bench_app.App`` does) on a fresh ``LEADERBOARD_HOME``
+and a synthetic dataset. ``--viewers`` viewers load the page as ``load_test``'s do (``GET /``, then
+the board's load events in a fresh session, then ``--think-s``) for the whole run; their page + board
+times are split by phase:
+
+1. **idle**: nothing else happens;
+2. **ReDoS**: 4 signed-in callers send ``/submit`` over and over with the parameter count
+   ``"1"*2400 + " "*2400 + "x"`` (attack 1: 50 s of a frozen app per call before the fix);
+3. **60 MB checks**: 24 checks of a valid ~58 MB file (a long ``raw_response``), 4 at a time, each by one
+   of 4 signed-in accounts through ``gradio_client`` (attack 5: board 1.6 s median, RSS 1.4 GB);
+   the per-user upload limits refuse some, and the figures say how many;
+4. **explorer**: 8 draws at once, again and again, of a row of a worst-case validation submission
+   (2,000-point zigzags across the image, attack 6: 6-7 s a draw, board 14 s).
+
+For each phase: p50/p95 of a viewer's page + board, and the ratio to idle (target each <= 1.5x), what
+the attack itself got (answers, refusals, seconds per call), and the app's RSS. The machine's core
+count and load average are printed: on a shared machine the ratios are what to compare.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.bench_app import App, _scoring_dataset  # noqa: E402
+from benchmarks.bench_soak import rss_mb  # noqa: E402
+from benchmarks.load_test import Result, board_events, percentiles, spread, stop_app, viewer  # noqa: E402
+from scoring import load_answer_key  # noqa: E402
+from scoring.examples import write_example  # noqa: E402
+from tests.hardening.input.input_giants import huge_raw_response, worst_case_traces  # noqa: E402
+
+TARGET_RATIO = 1.5  # issue 14: a viewer's board within 1.5x idle during each CPU attack
+REDOS = "1" * 2400 + " " * 2400 + "x"
+LAYERS = ["Expert traces", "Predicted trace", "Penalty regions"]  # space/tabs/explorer.LAYERS: every layer drawn
+
+
+@dataclass
+class Attack:
+    name: str
+    calls: list[float] = field(default_factory=list)  # seconds per attacking call
+    outcomes: dict[str, int] = field(default_factory=dict)
+    lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def record(self, seconds: float, outcome: str) -> None:
+        with self.lock:
+            self.calls.append(seconds)
+            self.outcomes[outcome] = self.outcomes.get(outcome, 0) + 1
+
+
+def signed_in(url: str, user: str):
+    """A ``gradio_client.Client`` with the local sign-in's session of ``user`` (and the page's Origin)."""
+    from gradio_client import Client
+
+    cookie = httpx.post(f"{url}/local-auth/sign-in", data={"user": user}, headers={"origin": url}, timeout=60)
+    headers = {"Cookie": f"session={cookie.cookies['session']}", "Origin": url}
+    return Client(url, verbose=False, headers=headers, download_files=False, analytics_enabled=False)
+
+
+def timed(attack: Attack, call: Callable[[], str]) -> None:
+    start = time.monotonic()
+    try:
+        outcome = call()
+    except Exception as error:  # a refusal (429, 403, a gr.Error) is an outcome of the attack, counted
+        outcome = f"refused: {str(error)[:90]}"
+    attack.record(time.monotonic() - start, outcome)
+
+
+def redos(url: str, small: Path, until: float) -> Attack:
+    """Attack 1: the parameter count that backtracked for 50 s, sent by 4 callers until ``until``.
+
+    Each caller uploads its file once and sends ``/submit`` with it again and again over raw HTTP, as an
+    attacker would: the per-user upload limit is not what should stop this.
+    """
+    attack = Attack("ReDoS parameter count")
+    meta = ["ReDoS", "", "", "", "redos@example.org", "", "", REDOS, False]
+
+    def caller(i: int) -> None:
+        cookie = httpx.post(f"{url}/local-auth/sign-in", data={"user": f"redos{i}"}, headers={"origin": url})
+        headers = {"Cookie": f"session={cookie.cookies['session']}", "Origin": url}
+        with httpx.Client(base_url=url, headers=headers, timeout=120) as client, small.open("rb") as handle:
+            uploaded = client.post("/gradio_api/upload", files={"files": (small.name, handle)})
+            uploaded.raise_for_status()
+            file = {"path": uploaded.json()[0], "orig_name": small.name, "meta": {"_type": "gradio.FileData"}}
+            while time.monotonic() < until:
+                timed(attack, lambda: _outcome(_call(client, "submit", [file, "validation", *meta])))
+
+    with ThreadPoolExecutor(4) as pool:
+        list(pool.map(caller, range(4)))
+    return attack
+
+
+def _call(client: httpx.Client, api_name: str, data: list) -> str:
+    posted = client.post(f"/gradio_api/call/{api_name}", json={"data": data})
+    posted.raise_for_status()
+    return client.get(f"/gradio_api/call/{api_name}/{posted.json()['event_id']}").text
+
+
+def big_checks(url: str, big: Path, until: float, checks: int = 24, at_once: int = 4) -> Attack:
+    """Attack 5: 24 checks of a ~58 MB file, 4 at a time, by 4 signed-in accounts."""
+    from gradio_client import handle_file
+
+    attack = Attack(f"{checks} checks of a {big.stat().st_size / 2**20:.0f} MB file, {at_once} at a time")
+    clients = [signed_in(url, f"bulky{i}") for i in range(at_once)]
+
+    def check(i: int) -> None:
+        if time.monotonic() < until:
+            client = clients[i % at_once]
+            timed(attack, lambda: _outcome(client.predict(handle_file(str(big)), "validation",
+                                                          api_name="/check_file")[0]))  # fmt: skip
+
+    with ThreadPoolExecutor(at_once) as pool:
+        list(pool.map(check, range(checks)))
+    return attack
+
+
+def explorer_draws(
+    url: str, client, submission_id: str, row: tuple[str, str], until: float, at_once: int = 8
+) -> Attack:
+    """Attack 6: 8 draws at once of one row of a worst-case submission, repeated until ``until``."""
+    attack = Attack(f"{at_once} explorer draws at once of a worst-case row")
+
+    def draw(_: int) -> None:
+        while time.monotonic() < until:
+            timed(attack, lambda: _outcome(client.predict(submission_id, *row, LAYERS,
+                                                          api_name="/explore")[1]))  # fmt: skip
+
+    with ThreadPoolExecutor(at_once) as pool:
+        list(pool.map(draw, range(at_once)))
+    return attack
+
+
+def _outcome(text: object) -> str:
+    """A short name for what the attacking call got back."""
+    shown = str(text)
+    for marker in ("You can submit", "cannot be submitted", "Not submitted", "parameters_b", "Score", "Too many"):
+        if marker in shown:
+            return marker
+    return shown[:60]
+
+
+def worst_case_submission(url: str, home: Path, key, work: Path, timeout_s: float) -> tuple[object, str, tuple]:
+    """A scored validation submission of 2,000-point zigzags by ``attacker``: ``(client, its id, a row)``."""
+    from gradio_client import handle_file
+
+    path = work / "worst.tsv"
+    worst_case_traces(path, key)
+    client = signed_in(url, "attacker")
+    client.predict(handle_file(str(path)), "validation", api_name="/check_file")
+    receipt = client.predict(handle_file(str(path)), "validation", "Zigzag", "", "", "", "z@example.org", "", "", "",
+                             False, api_name="/submit")[0]  # fmt: skip
+    found = re.search(r"class='nt-id'>([0-9a-f]{16})<", receipt)
+    if not found:
+        raise SystemExit(f"the worst-case submission was not taken: {receipt[:300]}")
+    sid = found.group(1)
+    job, deadline = home / "requests" / "jobs" / f"{sid}.json", time.monotonic() + timeout_s
+    while not (job.exists() and json.loads(job.read_text()).get("finished_at")):
+        if time.monotonic() > deadline:
+            raise SystemExit(f"the worst-case submission {sid} was not scored within {timeout_s:.0f} s")
+        time.sleep(1)
+    sample, embodiment = next(iter(key.expected_rows()))
+    return client, sid, (sample.sample_id, embodiment)
+
+
+def run(private: Path, public: Path, args: argparse.Namespace) -> tuple[Result, list[tuple[str, float, float]], list]:
+    """The viewers through every phase; ``(their loads, the phases (name, start, end), the attacks)``."""
+    work = Path(tempfile.mkdtemp(prefix="navitrace-attack-"))
+    home = work / "home"
+    key = load_answer_key(private, "validation", home / "cache")  # the app's own cache: it starts warm
+    small, big = work / "small.tsv", work / "big.tsv"
+    write_example(key, "noisy", small)
+    huge_raw_response(big, key, megabytes=58)  # valid, read to its end by a check; under the 64 MB limit
+    env = {"ANSWER_KEY_DATASET": str(private), "PUBLIC_DATASET": str(public), "SCORE_INTERVAL_S": "1"}
+    app = App(home, REQUESTS_REPO="", RESULTS_REPO="", **env)
+    result, stop, phases, attacks = Result(0), threading.Event(), [], []
+    try:
+        app.wait_page()
+        app.wait_log("public datasets ready", timeout=600)
+        explorer = worst_case_submission(app.url, home, key, work, timeout_s=args.deadline_s)
+        events = board_events(app.url)
+        viewers = [
+            threading.Thread(
+                target=viewer,
+                args=(app.url, events, args.think_s, args.think_s * i / args.viewers, stop, result),
+                daemon=True,
+            )
+            for i in range(args.viewers)
+        ]
+        result.started = time.monotonic()
+        for thread in viewers:
+            thread.start()
+        stop.wait(args.warm_s)  # the viewers' first loads arrive together on a cold page: not counted
+        plan: list[tuple[str, Callable[[float], Attack | None]]] = [
+            ("idle", lambda until: _idle(stop, until)),
+            ("ReDoS", lambda until: redos(app.url, small, until)),
+            ("60 MB checks", lambda until: big_checks(app.url, big, until)),
+            ("explorer", lambda until: explorer_draws(app.url, *explorer, until)),
+        ]
+        for name, attack in plan:
+            begin = time.monotonic()
+            done = attack(begin + args.phase_s)
+            phases.append((name, begin, time.monotonic(), rss_mb(app.process.pid) or 0.0))
+            if done is not None:
+                attacks.append(done)
+            stop.wait(args.settle_s)  # what the attack left running (queued calls) ends before the next phase
+        stop.set()
+        for thread in viewers:
+            thread.join(60)
+    finally:
+        stop.set()
+        stop_app(app)
+    return result, phases, attacks
+
+
+def _idle(stop: threading.Event, until: float) -> None:
+    stop.wait(until - time.monotonic())
+
+
+def report(result: Result, phases: list, attacks: list[Attack]) -> bool:
+    """Print the figures; whether every attack kept the viewer's p50 and p95 within ``TARGET_RATIO`` of idle."""
+    loads = {name: [b + p for s, b, p in result.page if begin <= s <= end] for name, begin, end, _ in phases}
+    idle50, idle95 = percentiles(loads["idle"])
+    held = True
+    print("a viewer's page + board (GET / and the board's load events), per phase:")
+    for name, begin, end, rss in phases:
+        p50, p95 = percentiles(loads[name])
+        ratio = f"{p50 / idle50:.2f}x / {p95 / idle95:.2f}x idle (p50 / p95)" if name != "idle" else "the reference"
+        print(f"  {name:13} {spread(loads[name])}  {ratio}; {end - begin:.0f} s, app RSS at its end {rss:.0f} MB")
+        held = held and (name == "idle" or (p50 <= TARGET_RATIO * idle50 and p95 <= TARGET_RATIO * idle95))
+    print(f"  target: every attack's p50 and p95 <= {TARGET_RATIO}x idle: {'held' if held else 'NOT held'}")
+    print("what the attacks got:")
+    for attack in attacks:
+        outcomes = ", ".join(f"{n} x {o!r}" for o, n in sorted(attack.outcomes.items(), key=lambda x: -x[1]))
+        print(f"  {attack.name}: {len(attack.calls)} calls, {spread(attack.calls)}")
+        print(f"    {outcomes}")
+    print(f"viewer errors: {len(result.errors)} {result.errors[:3]}")
+    return held
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--viewers", type=int, default=5)
+    parser.add_argument("--think-s", type=float, default=1.0, help="a viewer's pause between page loads (default 1)")
+    parser.add_argument("--phase-s", type=float, default=60.0, help="how long each phase lasts (default 60)")
+    parser.add_argument("--warm-s", type=float, default=10.0, help="viewers' first loads, not counted (default 10)")
+    parser.add_argument("--settle-s", type=float, default=5.0, help="pause between phases (default 5)")
+    parser.add_argument("--deadline-s", type=float, default=900.0, help="longest wait for the worst-case scoring")
+    parser.add_argument("--samples", type=int, default=50, help="scenes of the synthetic dataset (default 50)")
+    parser.add_argument("--size", default="1440x1080", help="its image size (default 1440x1080, the real one)")
+    parser.add_argument("--data", type=Path, default=Path.home() / ".cache" / "navitrace-bench")
+    args = parser.parse_args()
+    private, public = _scoring_dataset(args.data, args.samples, args.size)
+    print(f"machine: {os.cpu_count()} cores, load average {' '.join(f'{x:.2f}' for x in os.getloadavg())} (at start)")
+    print(f"{args.viewers} viewers, {args.phase_s:g} s a phase; {args.samples} scenes at {args.size}")
+    result, phases, attacks = run(private, public, args)
+    print(f"machine: load average {' '.join(f'{x:.2f}' for x in os.getloadavg())} (at the end)")
+    if not report(result, phases, attacks) or result.errors:
+        raise SystemExit(1)
+
+
+if __name__ == "__main__":
+    main()

@@ -29,7 +29,8 @@ from space.settings import SpaceSettings
 log = logging.getLogger("app")
 
 
-DESK_LINK = f'<p class="nt-small" id="desk-link"><a href=".{DESK_PATH}">Maintainers\' desk →</a></p>'
+# The trailing slash: "/maintainers" answers with a redirect whose absolute address, behind a TLS proxy, says http.
+DESK_LINK = f'<p class="nt-small" id="desk-link"><a href=".{DESK_PATH}/">Maintainers\' desk →</a></p>'
 
 
 def build_demo(settings: Settings, services: Services) -> gr.Blocks:

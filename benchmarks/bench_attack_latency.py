@@ -9,7 +9,7 @@ the board's load events in a fresh session, then ``--think-s``) for the whole ru
 times are split by phase:
 
 1. **idle**: nothing else happens;
-2. **ReDoS**: 4 signed-in callers send ``/submit`` over and over with the parameter count
+2. **ReDoS**: 4 signed-in callers send ``/submit``, each every ``--pace-s``, with the parameter count
    ``"1"*2400 + " "*2400 + "x"`` (attack 1: 50 s of a frozen app per call before the fix);
 3. **60 MB checks**: 24 checks of a valid ~58 MB file (a long ``raw_response``), 4 at a time, each by one
    of 4 signed-in accounts through ``gradio_client`` (attack 5: board 1.6 s median, RSS 1.4 GB);
@@ -85,11 +85,12 @@ def timed(attack: Attack, call: Callable[[], str]) -> None:
     attack.record(time.monotonic() - start, outcome)
 
 
-def redos(url: str, small: Path, until: float) -> Attack:
+def redos(url: str, small: Path, until: float, pace_s: float) -> Attack:
     """Attack 1: the parameter count that backtracked for 50 s, sent by 4 callers until ``until``.
 
     Each caller uploads its file once and sends ``/submit`` with it again and again over raw HTTP, as an
-    attacker would: the per-user upload limit is not what should stop this.
+    attacker would (the per-user upload limit is not what should stop this), one call every ``pace_s``:
+    the phase measures what the value costs, not how many calls a second the app can refuse.
     """
     attack = Attack("ReDoS parameter count")
     meta = ["ReDoS", "", "", "", "redos@example.org", "", "", REDOS, False]
@@ -103,6 +104,7 @@ def redos(url: str, small: Path, until: float) -> Attack:
             file = {"path": uploaded.json()[0], "orig_name": small.name, "meta": {"_type": "gradio.FileData"}}
             while time.monotonic() < until:
                 timed(attack, lambda: _outcome(_call(client, "submit", [file, "validation", *meta])))
+                time.sleep(pace_s)
 
     with ThreadPoolExecutor(4) as pool:
         list(pool.map(caller, range(4)))
@@ -138,6 +140,7 @@ def explorer_draws(
 ) -> Attack:
     """Attack 6: 8 draws at once of one row of a worst-case submission, repeated until ``until``."""
     attack = Attack(f"{at_once} explorer draws at once of a worst-case row")
+    client.predict("", "", "", LAYERS, api_name="/open_tab")  # as the page does: the session's choices
 
     def draw(_: int) -> None:
         while time.monotonic() < until:
@@ -211,7 +214,7 @@ def run(private: Path, public: Path, args: argparse.Namespace) -> tuple[Result, 
         stop.wait(args.warm_s)  # the viewers' first loads arrive together on a cold page: not counted
         plan: list[tuple[str, Callable[[float], Attack | None]]] = [
             ("idle", lambda until: _idle(stop, until)),
-            ("ReDoS", lambda until: redos(app.url, small, until)),
+            ("ReDoS", lambda until: redos(app.url, small, until, args.pace_s)),
             ("60 MB checks", lambda until: big_checks(app.url, big, until)),
             ("explorer", lambda until: explorer_draws(app.url, *explorer, until)),
         ]
@@ -261,6 +264,7 @@ def main() -> None:
     parser.add_argument("--viewers", type=int, default=5)
     parser.add_argument("--think-s", type=float, default=1.0, help="a viewer's pause between page loads (default 1)")
     parser.add_argument("--phase-s", type=float, default=60.0, help="how long each phase lasts (default 60)")
+    parser.add_argument("--pace-s", type=float, default=0.25, help="a ReDoS caller's pause between calls")
     parser.add_argument("--warm-s", type=float, default=10.0, help="viewers' first loads, not counted (default 10)")
     parser.add_argument("--settle-s", type=float, default=5.0, help="pause between phases (default 5)")
     parser.add_argument("--deadline-s", type=float, default=900.0, help="longest wait for the worst-case scoring")

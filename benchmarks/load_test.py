@@ -329,6 +329,8 @@ def main() -> None:
     private, public = _scoring_dataset(args.data, args.samples, args.size)
     work = Path(tempfile.mkdtemp(prefix="navitrace-load-"))
     print(f"work folder {work}; {args.samples} scenes at {args.size}")
+    # Figures are comparable only on an equally quiet machine: its load before the run, beside them.
+    print(f"machine: {os.cpu_count()} cores, load average {' '.join(f'{x:.2f}' for x in os.getloadavg())} (at start)")
     result = run(work, private, public, args.uploads, args.viewers, args.idle_s, args.think_s, args.deadline_s)
     report(result, args.viewers)
     in_app = [t for t in result.scoring_threads if not t.startswith(WORKER_PROCESS)]

@@ -25,7 +25,7 @@ from space.auth import local_sign_in
 from space.guard import DESK_PATH, Guard, app_kwargs
 from space.settings import SpaceSettings
 from space.theme import CSS, THEME
-from space.visits import bound, keep_bounded
+from space.visits import bound, keep_bounded, quiet_analytics
 
 
 def private_paths(settings: Settings) -> list[str]:
@@ -85,10 +85,12 @@ def _lifespan(inner: Any, holder: FastAPI, max_visits: int) -> Any:
     @contextlib.asynccontextmanager
     async def lifespan(app: Any) -> AsyncIterator[None]:
         async with inner(app), holder.router.lifespan_context(holder):
-            mounted = [getattr(getattr(r, "app", None), "state_holder", None) for r in holder.routes]
-            holders = [app.state_holder, *(one for one in mounted if one is not None)]
-            for one in holders:
-                bound(one, max_visits)
+            mounted = [getattr(route, "app", None) for route in holder.routes]
+            apps = [app, *(one for one in mounted if hasattr(one, "state_holder"))]
+            holders = [one.state_holder for one in apps]
+            for one in apps:
+                bound(one.state_holder, max_visits)
+                quiet_analytics(one.get_blocks()._queue)
             sweeps = [asyncio.create_task(keep_bounded(one)) for one in holders]
             try:
                 yield

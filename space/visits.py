@@ -11,18 +11,34 @@ event loop: the page slows as it ages (issue 14, attack 11).
 ``bound`` keeps at most ``MAX_VISITS`` entries (the oldest is forgotten past it) and ``forget_closed``
 drops a visit's entry as soon as its tab has closed. A forgotten visit that calls again is simply
 a new one: it starts from the page's defaults, which every handler here accepts.
+
+Gradio's queue also records every event for its monitoring page (up to 10,000) and, after *every*
+event, monitoring on or off, rebuilds a pandas summary of all of them (``Queue.compute_analytics_summary``):
+~70 ms of CPU at 1,000 recorded events, ~0.5 s at 10,000 on a busy 2-core machine. Steady viewing
+fills it in minutes, so each event costs more than the one before. The app serves no monitoring
+(``enable_monitoring=False``), so ``quiet_analytics`` keeps ``ANALYTICS_KEPT`` events and never
+summarises them.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import sys
 
+from gradio.queueing import Queue
 from gradio.state_holder import StateHolder
 
 log = logging.getLogger(__name__)
 
 SWEEP_S = 5.0  # how often closed visits are dropped
+ANALYTICS_KEPT = 100  # events Gradio's queue remembers for a monitoring page this app does not serve
+
+
+def quiet_analytics(queue: Queue) -> None:
+    """No summary of past events after each event, and few of them kept (see the module's docstring)."""
+    queue.ANALYTICS_MAX_EVENTS = ANALYTICS_KEPT
+    queue.ANAYLTICS_CACHE_FREQUENCY = sys.maxsize  # (sic, Gradio's spelling) summarise after never
 
 
 def bound(holder: StateHolder, capacity: int) -> None:

@@ -73,6 +73,18 @@ def test_page_visits_keep_at_most_max_visits_states(served):
     assert len(demo.state_holder.time_last_used) <= BOUND  # Gradio's side table shrinks with it
 
 
+def test_the_queue_keeps_few_past_events_and_never_summarises_them(served):
+    url, demo, _ = served
+    with httpx.Client(base_url=url, timeout=60) as client:
+        for _ in range(VISITS):
+            visit(client)
+    queue = demo._queue
+    assert queue.events_recorded >= VISITS  # events were recorded: the bound below is not vacuous
+    assert len(queue.event_analytics) <= visits.ANALYTICS_KEPT
+    # Gradio rebuilds this pandas summary of every recorded event after each event unless told not to.
+    assert queue.cached_event_analytics_summary == {"functions": {}}
+
+
 def test_a_closed_visit_leaves_nothing(served):
     url, demo, _ = served
     with httpx.Client(base_url=url, timeout=60) as client:

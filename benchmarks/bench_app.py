@@ -57,7 +57,8 @@ CATEGORIES = (
 class App:
     """``python app.py`` in a subprocess, as the Dockerfile runs it."""
 
-    def __init__(self, home: Path, **env: str) -> None:
+    def __init__(self, home: Path, root: Path = ROOT, **env: str) -> None:
+        """``root``: the checkout whose ``app.py`` runs (another one to compare, e.g. a ``git archive`` of main)."""
         self.port = _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = home.parent / f"app-{self.port}.log"
@@ -73,7 +74,7 @@ class App:
         home.parent.mkdir(parents=True, exist_ok=True)
         self.started = time.perf_counter()
         with open(self.log, "wb") as out:
-            self.process = subprocess.Popen([sys.executable, "app.py"], cwd=ROOT, env=environ, stdout=out, stderr=out)
+            self.process = subprocess.Popen([sys.executable, "app.py"], cwd=root, env=environ, stdout=out, stderr=out)
 
     def wait_page(self, timeout: float = 120) -> float:
         """Seconds from the start until ``/`` answered 200."""

@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/bench_soak.py                       # 50 viewers, 30 minutes
     .venv/bin/python benchmarks/bench_soak.py --minutes 6 --window-min 2     # a short run
+    .venv/bin/python benchmarks/bench_soak.py --root /tmp/before             # another checkout, to compare
 
 Issue 14, attack 11: with 50 viewers loading the board and nothing else, page p95 rose from 1.8 s
 to 3.6 s over three minutes, because Gradio kept every visit's copy of the page (``space/visits.py``
@@ -71,7 +72,7 @@ def sample_memory(pid: int, every_s: float, stop: threading.Event, samples: list
 def run(private: Path, public: Path, args: argparse.Namespace) -> tuple[Result, list[tuple[float, float, float]]]:
     work = Path(tempfile.mkdtemp(prefix="navitrace-soak-"))
     env = {"ANSWER_KEY_DATASET": str(private), "PUBLIC_DATASET": str(public)}
-    app = App(work / "home", REQUESTS_REPO="", RESULTS_REPO="", **env)
+    app = App(work / "home", args.root, REQUESTS_REPO="", RESULTS_REPO="", **env)
     result, stop, memory = Result(0), threading.Event(), []
     try:
         app.wait_page()
@@ -136,11 +137,13 @@ def main() -> None:
     parser.add_argument("--sample-s", type=float, default=10.0, help="RSS sampling interval (default 10)")
     parser.add_argument("--samples", type=int, default=100, help="test scenes of the synthetic dataset (default 100)")
     parser.add_argument("--size", default="320x240", help="image size of the synthetic dataset (default 320x240)")
+    parser.add_argument("--root", type=Path, default=ROOT, help="the checkout to run (default: this one)")
     parser.add_argument("--data", type=Path, default=Path.home() / ".cache" / "navitrace-bench")
     args = parser.parse_args()
     if args.window_min * 2 > args.minutes:
         parser.error(f"--window-min {args.window_min:g}: expected at most half of --minutes ({args.minutes:g})")
     private, public = _scoring_dataset(args.data, args.samples, args.size)
+    print(f"checkout: {args.root.resolve()}")
     print(f"machine: {os.cpu_count()} cores, load average {' '.join(f'{x:.2f}' for x in os.getloadavg())} (at start)")
     result, memory = run(private, public, args)
     print(f"machine: load average {' '.join(f'{x:.2f}' for x in os.getloadavg())} (at the end)")

@@ -44,7 +44,7 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.bench_app import App, _scoring_dataset  # noqa: E402
 from benchmarks.bench_soak import rss_mb  # noqa: E402
-from benchmarks.load_test import Result, board_events, percentiles, spread, stop_app, viewer  # noqa: E402
+from benchmarks.load_test import VIEWERS_ENV, Result, board_events, percentiles, spread, stop_app, viewer  # noqa: E402
 from scoring import load_answer_key  # noqa: E402
 from scoring.examples import write_example  # noqa: E402
 from tests.hardening.input.input_giants import huge_raw_response, worst_case_traces  # noqa: E402
@@ -194,7 +194,7 @@ def run(private: Path, public: Path, args: argparse.Namespace) -> tuple[Result, 
     write_example(key, "noisy", small)
     huge_raw_response(big, key, megabytes=58)  # valid, read to its end by a check; under the 64 MB limit
     env = {"ANSWER_KEY_DATASET": str(private), "PUBLIC_DATASET": str(public), "SCORE_INTERVAL_S": "1"}
-    app = App(home, REQUESTS_REPO="", RESULTS_REPO="", **env)
+    app = App(home, REQUESTS_REPO="", RESULTS_REPO="", **env, **VIEWERS_ENV)
     result, stop, phases, attacks = Result(0), threading.Event(), [], []
     try:
         app.wait_page()

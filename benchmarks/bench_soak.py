@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.bench_app import App, _scoring_dataset  # noqa: E402
-from benchmarks.load_test import Result, board_events, percentiles, spread, stop_app, viewer  # noqa: E402
+from benchmarks.load_test import VIEWERS_ENV, Result, board_events, percentiles, spread, stop_app, viewer  # noqa: E402
 
 TARGET_RATIO = 1.1  # issue 14: p95 of the last 5 minutes <= 1.1x the first 5
 
@@ -72,7 +72,7 @@ def sample_memory(pid: int, every_s: float, stop: threading.Event, samples: list
 def run(private: Path, public: Path, args: argparse.Namespace) -> tuple[Result, list[tuple[float, float, float]]]:
     work = Path(tempfile.mkdtemp(prefix="navitrace-soak-"))
     env = {"ANSWER_KEY_DATASET": str(private), "PUBLIC_DATASET": str(public)}
-    app = App(work / "home", args.root, REQUESTS_REPO="", RESULTS_REPO="", **env)
+    app = App(work / "home", args.root, REQUESTS_REPO="", RESULTS_REPO="", **env, **VIEWERS_ENV)
     result, stop, memory = Result(0), threading.Event(), []
     try:
         app.wait_page()

@@ -5,7 +5,8 @@ submission (values and a ``rows.tsv`` line), the ground-truth start points of ev
 the paths of ``LEADERBOARD_HOME``, the answer-key cache and the private dataset, and the bytes of
 eve's upload. The crawl covers every GET route in the app's ``/openapi.json`` that takes no path
 parameter, and every event endpoint in ``/config`` called anonymously, as another user and as
-eve herself, with the ids an attacker would try; then every file URL those answers handed out.
+eve herself, with the ids an attacker would try; then every file URL those answers handed out. The
+maintainers' desk (``/maintainers``, a page and API of its own) is crawled the same way.
 """
 
 from __future__ import annotations
@@ -30,8 +31,9 @@ def test_no_route_endpoint_file_or_log_line_gives_a_secret_away(web_app: Running
     cookies = {"anonymous": None, ATTACKER: web_api.sign_in(url, ATTACKER), VICTIM: web_api.sign_in(url, VICTIM)}
     own = {VICTIM: ("eve's upload",)}  # eve may get her own file back; nobody else may
     before = moderation_state(web_app)
-    routes = get_routes(url)
-    assert {"/", "/config", "/gradio_api/info", "/monitoring/summary"} <= set(routes)
+    pages = (url, web_api.desk(url))
+    routes = [f"{page.removeprefix(url)}{route}" for page in pages for route in get_routes(page)]
+    assert {"/", "/config", "/gradio_api/info", "/monitoring/summary", "/maintainers/config"} <= set(routes)
     handed_out: dict[str, set[str]] = {who: set() for who in cookies}
     calls = 0
     for who, cookie in cookies.items():
@@ -41,9 +43,9 @@ def test_no_route_endpoint_file_or_log_line_gives_a_secret_away(web_app: Running
                 found += [f"{who} GET {route} -> {leak}" for leak in leaks(text, seeded.secrets, own.get(who, ()))]
         # Only a signed-in user may upload; an anonymous caller gets to name the attacker's upload.
         upload = web_api.upload(url, web_files.make("validation", seed=99), cookie or cookies[ATTACKER])
-        for endpoint in web_api.endpoints(web_api.config(url)):
+        for page, endpoint in [(p, e) for p in pages for e in web_api.endpoints(web_api.config(p))]:
             for text_input in (None, seeded.test_id, seeded.validation_id, seeded.reported_id):
-                answer = web_api.call(url, endpoint.api_name, web_api.plausible(endpoint, text_input, upload), cookie)
+                answer = web_api.call(page, endpoint.api_name, web_api.plausible(endpoint, text_input, upload), cookie)
                 calls += 1
                 where = f"{who} {endpoint.api_name}({text_input})"
                 found += [f"{where} -> {leak}" for leak in leaks(answer.text, seeded.secrets, own.get(who, ()))]

@@ -30,7 +30,7 @@ def compare_ids(query: Mapping[str, str]) -> tuple[str, str] | None:
     (('abc', 'def'), None)
     """
     value = str(query.get("compare") or "")[: 2 * MAX_ID + 1]
-    parts = [p.strip() for p in value.split(",")]
+    parts = [p.strip()[:MAX_ID] for p in value.split(",")]
     return (parts[0], parts[1]) if len(parts) == 2 and all(parts) else None
 
 

@@ -18,6 +18,7 @@ from leaderboard.uncertainty import (
     resample_weights,
     scene_totals,
 )
+from leaderboard.uncertainty_compare import EntryIntervals
 from leaderboard.uncertainty_table import with_uncertainty
 from scoring.aggregate import summarise
 from scoring.answer_key import Sample
@@ -184,3 +185,46 @@ def test_a_rescore_recomputes_the_intervals(service: Leaderboard, board):
     assert publisher.totals.reads >= before + 2  # new results: both entries' per-row scores read again
     rows = {r["submission_id"]: r for r in service.published_table()}
     assert rows[board["perfect"]]["score_ci"] == [100.0, 100.0]
+
+
+def entry_intervals(service: Leaderboard) -> EntryIntervals:
+    return EntryIntervals(
+        service.registry.store, lambda split: {s.sample_id: s.category for s in service.keys.public(split).samples}
+    )
+
+
+def test_an_entrys_group_intervals_are_the_tables(service: Leaderboard, board):
+    """The entry page's intervals come from the same resamples as the published ones, categories added."""
+    row = next(r for r in service.published_table() if r["submission_id"] == board["noisy"])
+    groups = {(g.kind, g.name): g for g in entry_intervals(service).groups(row)}
+    assert groups[OVERALL].interval == row["score_ci"]
+    for embodiment, span in row["per_embodiment_ci"].items():
+        assert groups[("per_embodiment", embodiment)].interval == span
+    categories = [g for g in groups.values() if g.kind == "per_category"]
+    assert {g.name for g in categories} == set(row["per_category"])
+    assert all(g.interval[0] <= g.value <= g.interval[1] for g in categories if g.value is not None)
+
+
+def test_paired_differences_of_two_entries(service: Leaderboard, board):
+    table = {r["submission_id"]: r for r in service.published_table()}
+    noisy, perfect = table[board["noisy"]], table[board["perfect"]]
+    intervals = entry_intervals(service)
+    same = {(d.kind, d.name): d for d in intervals.compare(noisy, noisy)}
+    shown = [d for d in same.values() if d.value is not None]  # the tiny key withholds some groups (k = 5)
+    assert shown and all(d.value == 0.0 and d.interval == [0.0, 0.0] for d in shown)
+    assert all(d.interval is None for d in same.values() if d.value is None)
+    diff = {(d.kind, d.name): d for d in intervals.compare(perfect, noisy)}
+    assert diff[OVERALL].value == pytest.approx(perfect["score"] - noisy["score"])
+    low, high = diff[OVERALL].interval
+    assert 0 < low <= diff[OVERALL].value <= high  # perfect beats noisy on every resample
+    assert {k for k in diff if k[0] == "per_category"} == {("per_category", c) for c in noisy["per_category"]}
+    reported = next(r for r in table.values() if r["kind"] == "reported")
+    versus = {(d.kind, d.name): d for d in intervals.compare(perfect, reported)}
+    assert versus[OVERALL].value == pytest.approx(100.0 - 75.4) and versus[OVERALL].interval is None
+
+
+def test_a_withheld_figure_gets_no_difference(service: Leaderboard, board):
+    row = next(r for r in service.published_table() if r["submission_id"] == board["noisy"])
+    hidden = {**row, "per_embodiment": {**row["per_embodiment"], "Human": None}}
+    diff = {(d.kind, d.name): d for d in entry_intervals(service).compare(hidden, row)}
+    assert diff[("per_embodiment", "Human")].value is None and diff[("per_embodiment", "Human")].interval is None

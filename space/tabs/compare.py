@@ -28,7 +28,9 @@ def build(services: Services, demo: gr.Blocks, tab_set: gr.Tabs, intervals: Entr
 
     def show(id_a: str | None, id_b: str | None) -> str:
         with shown():
-            if not id_a or not id_b:
+            # Cut each before use: an API caller may send anything.
+            id_a, id_b = entry.entry_id({"entry": id_a or ""}), entry.entry_id({"entry": id_b or ""})
+            if id_a is None or id_b is None:
                 return PROMPT
             table = rows()
             found = [entry.find(table, i) for i in (id_a, id_b)]

@@ -45,7 +45,8 @@ def build(services: Services, demo: gr.Blocks, tab_set: gr.Tabs) -> gr.Tab:
 
     def show(submission_id: str | None) -> str:
         with shown():
-            if not submission_id:
+            submission_id = entry.entry_id({"entry": submission_id or ""})  # an API caller may send anything
+            if submission_id is None:
                 return PROMPT
             found = entry.find(rows(), submission_id)
             if found is None:

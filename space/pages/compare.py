@@ -65,7 +65,7 @@ def compare_html(row_a: Row, row_b: Row, differences: Sequence[GroupFigure]) -> 
         for g in rows
     ]
     grid = table(
-        ["group", "A", "B", "A − B [95% CI]"],
+        ["group", "A", "B", "A − B"],
         lines,
         css="nt-table",
         numeric=[False, True, True, True],

@@ -39,6 +39,7 @@ CSS = """
 .nt-zero { position: absolute; top: 0; bottom: 0; width: 1px; background: var(--body-text-color-subdued); }
 .nt-bar-value { font-variant-numeric: tabular-nums; white-space: nowrap; text-align: right; }
 @media (max-width: 600px) { .nt-bar-row { grid-template-columns: 1fr auto; }
+  #compare-table th, #compare-table td { padding: 4px 4px; font-size: 0.82rem; }
   .nt-bar-row .nt-track { grid-column: 1 / -1; grid-row: 2; } }
 """
 

@@ -81,6 +81,14 @@ def in_viewport(page: Page, selector: str) -> None:
     assert box["x"] >= 0 and box["x"] + min(box["width"], view["width"]) <= view["width"] + 1, (selector, box, view)
 
 
+def fits_across(page: Page, selector: str, within: str) -> None:
+    """The element lies within ``within`` (a scrolling box that would clip it) and the viewport's width."""
+    box, outer = page.locator(selector).first.bounding_box(), page.locator(within).first.bounding_box()
+    assert box is not None and outer is not None
+    right = min(outer["x"] + outer["width"], page.viewport_size["width"])
+    assert box["x"] >= outer["x"] and box["x"] + box["width"] <= right + 0.5, (box, outer)
+
+
 @pytest.mark.parametrize("size", SIZES)
 def test_an_entry_url_opens_its_page_with_the_interval_in_the_first_screen(sized_page, seeded, size):
     app, ids, table = seeded
@@ -130,7 +138,11 @@ def test_the_compare_url_shows_the_paired_differences(sized_page, seeded, size):
     expect(grid).to_contain_text("Human")
     expect(grid).to_contain_text("(category)")
     gap = table[ids["Perfect"]]["score"] - table[ids["Straight"]]["score"]
-    expect(grid.locator("tr", has_text="overall")).to_contain_text(f"{gap:+.2f} [")
+    overall = grid.locator("tr", has_text="overall").locator("td").last  # the point over its interval
+    expect(overall).to_have_text(re.compile(re.escape(f"{gap:+.2f}") + r"\s*\[\+\d+\.\d\d, \+\d+\.\d\d\]"))
+    fits_across(
+        page, "#compare-table td:last-child", "#compare-page .nt-table-wrap"
+    )  # the difference column fits, even on a phone
 
 
 def test_two_pickers_compare_without_a_url(sized_page, seeded):

@@ -23,7 +23,6 @@ from leaderboard.results import read_rows
 from leaderboard.storage import Storage
 from leaderboard.uncertainty import (
     OVERALL,
-    GroupKey,
     Interval,
     Resampled,
     SceneTotals,
@@ -65,22 +64,25 @@ class EntryIntervals:
         resampled = resample({"a": totals}) if totals is not None else None
         out = []
         for kind, name, value in figures(row):
-            shown = resampled is not None and value is not None
-            out.append(GroupFigure(kind, name, value, interval(resampled.column("a", (kind, name))) if shown else None))  # type: ignore[union-attr]
+            column = resampled.column("a", (kind, name)) if resampled is not None and value is not None else None
+            out.append(GroupFigure(kind, name, value, interval(column)))
         return out
 
     def compare(self, row_a: Row, row_b: Row) -> list[GroupFigure]:
-        """``A - B`` in every group either has, with the paired interval where both have per-row scores."""
+        """``A - B`` in every group either has, with the paired interval where both have per-row scores
+        of the same split (entries of two splits share no scenes: nothing to pair)."""
         ta, tb = self._totals(row_a), self._totals(row_b)
-        resampled: Resampled | None = resample({"a": ta, "b": tb}) if ta is not None and tb is not None else None
+        resampled: Resampled | None = None
+        if ta is not None and tb is not None and row_a.get("split") == row_b.get("split"):
+            resampled = resample({"a": ta, "b": tb})
         a_figures = {(k, n): v for k, n, v in figures(row_a)}
         b_figures = {(k, n): v for k, n, v in figures(row_b)}
         out = []
         for key in dict.fromkeys([*a_figures, *b_figures]):
             a, b = a_figures.get(key), b_figures.get(key)
             point = None if a is None or b is None else a - b
-            paired = difference(resampled, "a", "b", key) if resampled is not None and point is not None else None
-            out.append(GroupFigure(key[0], key[1], point, paired, a, b))
+            span = difference(resampled, "a", "b", key) if resampled is not None and point is not None else None
+            out.append(GroupFigure(key[0], key[1], point, span, a, b))
         return out
 
     def _totals(self, row: Row) -> SceneTotals | None:
@@ -114,10 +116,6 @@ def figures(row: Row) -> list[tuple[str, str, float | None]]:
         if isinstance(groups, Mapping):
             out += [(kind, str(name), _float(value)) for name, value in groups.items()]
     return out
-
-
-def group_key(figure: GroupFigure) -> GroupKey:
-    return figure.kind, figure.name
 
 
 def _float(value: object) -> float | None:

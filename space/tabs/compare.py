@@ -39,11 +39,7 @@ def build(services: Services, demo: gr.Blocks, tab_set: gr.Tabs, intervals: Entr
                     return entry.not_found(wanted)
             row_a, row_b = found
             assert row_a is not None and row_b is not None
-            same_split = row_a.get("split") == row_b.get("split")
-            differences = intervals.compare(row_a, row_b)
-            if not same_split:
-                differences = [type(d)(d.kind, d.name, d.value, None, d.a, d.b) for d in differences]
-            return compare.compare_html(row_a, row_b, differences)
+            return compare.compare_html(row_a, row_b, intervals.compare(row_a, row_b))
 
     def opened(request: gr.Request):
         with shown():

@@ -228,3 +228,11 @@ def test_a_withheld_figure_gets_no_difference(service: Leaderboard, board):
     hidden = {**row, "per_embodiment": {**row["per_embodiment"], "Human": None}}
     diff = {(d.kind, d.name): d for d in entry_intervals(service).compare(hidden, row)}
     assert diff[("per_embodiment", "Human")].value is None and diff[("per_embodiment", "Human")].interval is None
+
+
+def test_entries_of_two_splits_get_no_paired_interval(service: Leaderboard, board):
+    table = {r["submission_id"]: r for r in service.published_table()}
+    noisy, perfect = table[board["noisy"]], table[board["perfect"]]
+    diff = entry_intervals(service).compare(perfect, {**noisy, "split": "validation"})
+    assert diff[0].value == pytest.approx(perfect["score"] - noisy["score"])
+    assert all(d.interval is None for d in diff)

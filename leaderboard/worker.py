@@ -1,4 +1,4 @@
-"""The worker: takes the next job (FIFO), scores it with the private answer key, records the outcome.
+"""The worker: takes the next job (fair across users), scores it with the private answer key, records the outcome.
 
 Exactly once, even under SIGKILL at any moment:
 
@@ -113,7 +113,9 @@ class Worker:
             self._generation = generation
         skip = 0
         while True:
-            found = next_job(self.registry.entries(), self.clock(), self.settings.max_attempts, skip)
+            found = next_job(
+                self.registry.entries(), self.clock(), self.settings.max_attempts, skip, self.settings.fair_queue
+            )
             if found is None:
                 return None
             entry, decision = found

@@ -58,7 +58,8 @@ def check_daily_budget(settings: Settings, user: str, mine: list[Entry], now: fl
     clock = datetime.fromtimestamp(when, UTC).strftime("%H:%M UTC") if when is not None else ""
     free = f"; enough frees up in {duration_words(when - now)} (at {clock})" if when is not None else ""
     raise QuotaExceeded(
-        f"daily compute budget reached: this file asks for {cost:,} points of scoring and {user} has {left:,} of "
-        f"{settings.daily_points:,} points left in the last 24 hours (validation and test together){free}",
+        f"daily compute limit reached: this file asks for {cost:,} points of scoring (the points of its valid rows) "
+        f"and {user} has {left:,} of the {settings.daily_points:,} points a day left (validation and test together, "
+        f"rolling 24 hours){free}",
         retry_at,
     )

@@ -20,7 +20,7 @@ import statistics
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from leaderboard.records import PENDING, Request, epoch
+from leaderboard.records import FINISHED, PENDING, RUNNING, Request, epoch
 from leaderboard.registry import Entry
 
 DAY_S = 24 * 3600.0
@@ -73,23 +73,21 @@ def order(entries: list[Entry], now: float) -> list[Entry]:
             queues.setdefault(_key(entry.user), []).append(entry)
     service, latest = served(entries, now)
     taken: list[Entry] = []
-    turn = now  # a user picked in this plan counts as served after everyone served before now
     while queues:
-
-        def rank(user: str) -> tuple[int, float, str, str]:
-            head = queues[user][0]
-            finish = service.get(user, 0) + cost_of(head.request)
-            return finish, latest.get(user, float("-inf")), head.request.created_at, head.submission_id
-
-        user = min(queues, key=rank)
+        user = min(queues, key=lambda u: _rank(queues[u][0], service.get(u, 0), latest.get(u)))
         entry = queues[user].pop(0)
         taken.append(entry)
         service[user] = service.get(user, 0) + cost_of(entry.request)
-        turn += 1
-        latest[user] = turn
+        latest[user] = now + len(taken)  # picked in this plan: served after everyone served before now
         if not queues[user]:
             del queues[user]
     return taken
+
+
+def _rank(head: Entry, service: int, latest: float | None) -> tuple[int, float, str, str]:
+    """Least (service + the job's cost) first; then served least recently (never: first); then oldest."""
+    finish = service + cost_of(head.request)
+    return finish, float("-inf") if latest is None else latest, head.request.created_at, head.submission_id
 
 
 def fifo(entries: list[Entry]) -> list[Entry]:
@@ -119,7 +117,7 @@ class QueuePosition:
 def position(entries: list[Entry], submission_id: str, now: float, fair: bool = True) -> QueuePosition:
     """Where ``submission_id`` stands among the jobs the worker will take, and roughly when it is scored."""
     rate = seconds_per_point(entries)
-    running = [e for e in entries if e.status != PENDING and e.job.status == "RUNNING"]
+    running = [e for e in entries if e.status != PENDING and e.job.status == RUNNING]
     left_running = sum(max(0.0, _seconds(e, rate) - (now - epoch(e.job.started_at or e.request.created_at)))
                        for e in running)  # fmt: skip
     if any(e.submission_id == submission_id for e in running):
@@ -140,7 +138,7 @@ def seconds_per_point(entries: Iterable[Entry]) -> float:
     rates = []
     for entry in entries:
         job, cost = entry.job, cost_of(entry.request)
-        if job.status == "FINISHED" and job.started_at and job.finished_at and cost >= MIN_POINTS_TO_LEARN:
+        if job.status == FINISHED and job.started_at and job.finished_at and cost >= MIN_POINTS_TO_LEARN:
             took = epoch(job.finished_at) - epoch(job.started_at) - JOB_OVERHEAD_S
             if took > 0:
                 rates.append(took / cost)

@@ -169,8 +169,8 @@ def test_the_daily_budget_covers_validation_says_what_is_left_and_when_it_frees(
     with pytest.raises(QuotaExceeded) as caught:
         submit(service, third, split="validation")
     message = str(caught.value)
-    assert "daily compute budget reached" in message and "validation and test together" in message
-    assert f"has 10 of {2 * cost + 10:,} points left" in message
+    assert "daily compute limit reached" in message and "validation and test together" in message
+    assert f"asks for {cost:,} points" in message and f"has 10 of the {2 * cost + 10:,} points a day left" in message
     assert "frees up in 23 hours" in message and caught.value.retry_at is not None
     submit(service, third, user="bob", split="validation")  # per user
     clock.advance(DAY - 3600)  # the first file leaves the window
@@ -201,3 +201,13 @@ def test_an_old_request_without_a_cost_is_queued_and_scored(service, files):
     assert fresh.queue_position(submission_id, "alice").position == 1
     assert fresh.worker.run_once() == submission_id
     assert fresh.status(submission_id, "alice").status == "FINISHED"
+
+
+def test_a_daily_budget_below_one_files_limit_fails_at_start_up(environ):
+    from leaderboard.config import Settings, SettingsError
+
+    environ.update(LEADERBOARD_MAX_JOB_POINTS="1000", LEADERBOARD_DAILY_POINTS="999")
+    with pytest.raises(SettingsError, match="LEADERBOARD_DAILY_POINTS=999 is below LEADERBOARD_MAX_JOB_POINTS=1000"):
+        Settings.from_env(environ)
+    environ["LEADERBOARD_DAILY_POINTS"] = "1000"
+    assert (Settings.from_env(environ).max_job_points, Settings.from_env(environ).daily_points) == (1000, 1000)

@@ -90,6 +90,25 @@ def _rank(head: Entry, service: int, latest: float | None) -> tuple[int, float, 
     return finish, float("-inf") if latest is None else latest, head.request.created_at, head.submission_id
 
 
+def overtaker(entries: list[Entry], current: Entry, now: float) -> Entry | None:
+    """The waiting job of another user that should be scored before ``current`` goes on, if any.
+
+    The first job of the fair order, when its user's service plus its cost is less than the
+    service of ``current``'s user (which counts ``current`` from its start): a newcomer's small
+    file passes a big file already being scored; big files of users served alike do not pass each other.
+    """
+    waiting = order(entries, now)
+    if not waiting or _key(waiting[0].user) == _key(current.user):
+        return None
+    service, _ = served(entries, now)
+    first = waiting[0]
+    return (
+        first
+        if service.get(_key(first.user), 0) + cost_of(first.request) < service.get(_key(current.user), 0)
+        else None
+    )
+
+
 def fifo(entries: list[Entry]) -> list[Entry]:
     """The waiting entries first in, first out (the order before fairness; kept for the benchmark's "before")."""
     return [e for e in entries if e.status == PENDING]

@@ -211,3 +211,52 @@ def test_a_daily_budget_below_one_files_limit_fails_at_start_up(environ):
         Settings.from_env(environ)
     environ["LEADERBOARD_DAILY_POINTS"] = "1000"
     assert (Settings.from_env(environ).max_job_points, Settings.from_env(environ).daily_points) == (1000, 1000)
+
+
+def _victim_arrives_while_scoring(service: Leaderboard, files, monkeypatch) -> list[str]:
+    """The victim submits once the worker has started scoring the first file; the worker looks after every row."""
+    import leaderboard.worker as worker_module
+
+    arrived: list[str] = []
+    real = worker_module.score_submission
+
+    def scoring(data, key, **kwargs):
+        if not arrived:
+            arrived.append(submit(service, files["test-noisy1"], user="victim").submission_id)
+        return real(data, key, **kwargs)
+
+    monkeypatch.setattr(worker_module, "score_submission", scoring)
+    monkeypatch.setattr(worker_module, "YIELD_EVERY_S", 0.0)
+    return arrived
+
+
+def test_a_victim_arriving_while_a_big_file_is_scored_is_let_through_in_its_middle(service, worst, files, monkeypatch):
+    big = submit(service, worst, user="mallory", split="validation").submission_id
+    arrived = _victim_arrives_while_scoring(service, files, monkeypatch)
+    scored: list[str] = []
+    service.worker.on_scored = scored.append
+    assert service.worker.run_once() == big  # one round: the big file, with the victim scored in its middle
+    victim = service.registry.entry(arrived[0]).job
+    mallory = service.registry.entry(big).job
+    assert scored == [arrived[0]] and victim.status == mallory.status == "FINISHED"
+    assert (victim.attempts, mallory.attempts) == (1, 1)
+
+
+def test_first_in_first_out_lets_nothing_through(settings, clock, worst, files, monkeypatch):
+    service = Leaderboard(dataclasses.replace(settings, fair_queue=False), clock=clock)
+    big = submit(service, worst, user="mallory", split="validation").submission_id
+    arrived = _victim_arrives_while_scoring(service, files, monkeypatch)
+    assert service.worker.run_once() == big
+    assert service.registry.entry(arrived[0]).job.status == PENDING
+
+
+def test_a_big_file_let_through_another_scores_as_it_would_alone(settings, clock, worst, files, monkeypatch):
+    alone = Leaderboard(dataclasses.replace(settings, home=settings.home / "alone"), clock=clock)
+    first = submit(alone, worst, user="mallory", split="validation").submission_id
+    alone.worker.drain()
+    service = Leaderboard(settings, clock=clock)
+    big = submit(service, worst, user="mallory", split="validation").submission_id
+    arrived = _victim_arrives_while_scoring(service, files, monkeypatch)
+    assert service.worker.run_once() == big
+    assert service.registry.entry(arrived[0]).job.status == "FINISHED"  # it was let through
+    assert service.status(big, "mallory").summary == alone.status(first, "mallory").summary

@@ -2,10 +2,9 @@
 
 Costs are in points (``Request.cost``, the points of a file's valid rows, from intake). Two bounds:
 
-- one file may ask for at most ``max_job_points``. The worker scores a file in one call and
-  commits its outcome in one commit (the crash guarantees of ``worker``); bounding the file at
-  intake keeps that whole, where scoring in chunks would need durable partial results. With the
-  fair order (``fairness``) a newcomer then waits at most for the one job running when it arrives;
+- one file may ask for at most ``max_job_points``: the longest a job holds the worker (the
+  worker also lets other users' jobs through a long one, ``fairness.YIELD_EVERY_S``, but the
+  file's own submitter waits for all of it, and so does a second big file);
 - a user's submissions of the last 24 hours (validation ones too; failures of the server's own
   making do not count) may ask for at most ``daily_points`` together.
 """

@@ -8,8 +8,10 @@ service *plus that job's cost* is least (fair queueing's finish tag): a user who
 little goes first, and among users served alike a small file passes a big one. Ties go to the
 user served least recently, then to the oldest submission. Within one user, first in first out.
 
-So three accounts with three huge files each cannot make a fourth user wait for more than the
-job that is running when it arrives (whose size intake bounds: ``budget.check_job_cost``).
+A job being scored lets through the first waiting job when its user's service plus its cost is
+less than the running job's user's service (``overtaker``; the worker looks every
+``YIELD_EVERY_S``). So three accounts with three huge files each cannot make a fourth user wait
+for more than a few seconds of the job running when it arrives.
 ``order`` is a pure function of the entries, so the queue position and ETA a submitter sees are
 the order the worker will really take.
 """
@@ -30,6 +32,7 @@ BYTES_PER_POINT = 16  # "[731.5, 880.25], ": records from before costs were kept
 # across 1440x1080 images took 0.31-0.37 ms a point; ordinary traces take less, so the ETA errs long.
 JOB_OVERHEAD_S = 1.0
 SECONDS_PER_POINT = 0.00035
+YIELD_EVERY_S = 3.0  # how often a job being scored looks for another user's job to let through
 MIN_POINTS_TO_LEARN = 20_000  # a finished job this big measures the rate on this machine (smaller: overhead)
 
 
@@ -137,8 +140,6 @@ def position(entries: list[Entry], submission_id: str, now: float, fair: bool = 
     """Where ``submission_id`` stands among the jobs the worker will take, and roughly when it is scored."""
     rate = seconds_per_point(entries)
     running = [e for e in entries if e.status != PENDING and e.job.status == RUNNING]
-    left_running = sum(max(0.0, _seconds(e, rate) - (now - epoch(e.job.started_at or e.request.created_at)))
-                       for e in running)  # fmt: skip
     if any(e.submission_id == submission_id for e in running):
         own = next(e for e in running if e.submission_id == submission_id)
         started = epoch(own.job.started_at or own.request.created_at)
@@ -147,9 +148,18 @@ def position(entries: list[Entry], submission_id: str, now: float, fair: bool = 
     for index, entry in enumerate(waiting):
         if entry.submission_id == submission_id:
             ahead = waiting[:index]
-            eta = left_running + sum(_seconds(e, rate) for e in ahead) + _seconds(entry, rate)
+            left = sum(_running_left(r, entry, entries, now, rate, fair) for r in running)
+            eta = left + sum(_seconds(e, rate) for e in ahead) + _seconds(entry, rate)
             return QueuePosition(submission_id, index + 1, index + len(running), eta)
     return QueuePosition(submission_id, None, 0, None)
+
+
+def _running_left(running: Entry, waiting: Entry, entries: list[Entry], now: float, rate: float, fair: bool) -> float:
+    """How long ``waiting`` waits for ``running``: the rest of it, or a look's interval when it is let through."""
+    left = max(0.0, _seconds(running, rate) - (now - epoch(running.job.started_at or running.request.created_at)))
+    service, _ = served(entries, now)
+    passes = service.get(_key(waiting.user), 0) + cost_of(waiting.request) < service.get(_key(running.user), 0)
+    return min(left, YIELD_EVERY_S) if fair and passes else left
 
 
 def seconds_per_point(entries: Iterable[Entry]) -> float:

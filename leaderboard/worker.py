@@ -39,7 +39,7 @@ from leaderboard.answer_keys import AnswerKeys, AnswerKeyUnavailable
 from leaderboard.claims import Claim, claim, read_job
 from leaderboard.config import Settings
 from leaderboard.disclosure import disclosed_summary
-from leaderboard.fairness import overtaker
+from leaderboard.fairness import YIELD_EVERY_S, overtaker
 from leaderboard.locks import process_lock
 from leaderboard.queue import Decision, Holder, decide, next_job
 from leaderboard.records import FAILED, FINISHED, PENDING, iso, job_path, upload_path
@@ -54,7 +54,6 @@ log = logging.getLogger(__name__)
 WORKER = "worker"  # the "who" of the worker's audit entries
 LOOK_AHEAD = 4  # after losing a job to another worker, take one of the next few waiting ones
 SERVER_PROBLEM = "it does not count against your quota, and the maintainers can score it again"
-YIELD_EVERY_S = 3.0  # how often a job being scored looks for another user's job to let through
 
 
 class Worker:

@@ -10,7 +10,8 @@ Order of business for ``submit``:
    24 hours, counted by user (renaming the model does not help), not counting submissions that
    failed because of the server; and, for either split, at most ``queued_per_user`` submissions
    of a user waiting or being scored at once (validation is not limited per day, and one file can
-   hold the worker for minutes, so one user cannot fill the queue);
+   hold the worker for minutes, so one user cannot fill the queue); and the compute budget of
+   ``leaderboard/budget.py``: one file's points, and a user's points a day over both splits;
 4. one commit stores the request, the file and an audit entry; only when it returned is the id
    handed out. A ``StorageError`` means nothing was acknowledged; the id is derived from the user,
    split and file, so a retry rewrites the same submission rather than adding one.
@@ -26,6 +27,7 @@ from dataclasses import dataclass
 
 import leaderboard.audit as audit
 from leaderboard.answer_keys import AnswerKeys
+from leaderboard.budget import check_daily_budget, check_job_cost
 from leaderboard.config import Settings
 from leaderboard.errors import QuotaExceeded, Rejected
 from leaderboard.locks import process_lock
@@ -33,7 +35,7 @@ from leaderboard.metadata import Metadata, look_alike_key, quoted
 from leaderboard.records import PENDING, RUNNING, SPLITS, Request, Split, iso, request_path, upload_path
 from leaderboard.registry import Entry, Registry
 from leaderboard.report import Report
-from leaderboard.validation import check_file
+from leaderboard.validation import check_file_and_cost
 from scoring import MAX_FILE_BYTES
 
 log = logging.getLogger(__name__)
@@ -65,16 +67,21 @@ class Intake:
 
     def validate(self, data: bytes, split: str) -> Report:
         """The report for ``data``; ``Rejected`` when the file cannot be scored at all."""
+        return self._checked(data, split)[0]
+
+    def _checked(self, data: bytes, split: str) -> tuple[Report, int]:
+        """The report and the scoring cost in points (``validation.check_file_and_cost``)."""
         _check_split(split)
         if len(data) > MAX_FILE_BYTES:
             raise Rejected(f"the file has {len(data)} bytes, over the {MAX_FILE_BYTES} bytes limit")
-        return check_file(data, self.keys.public(split))
+        return check_file_and_cost(data, self.keys.public(split))
 
     def submit(
         self, data: bytes, filename: str, split: str, user: str, metadata: Metadata, publish: bool = False
     ) -> Receipt:
         user = check_user(user)
-        report = self.validate(data, split)
+        report, cost = self._checked(data, split)
+        check_job_cost(self.settings, cost, report.n_valid)
         split = Split(split)
         digest = hashlib.sha256(data).hexdigest()
         with process_lock(self.settings.locks_folder, "intake"):
@@ -89,6 +96,7 @@ class Intake:
             if split == Split.TEST:
                 self._check_quota(user, mine, now)
             self._check_queue(user, mine)
+            check_daily_budget(self.settings, user, mine, now, cost)
             earlier = sum(e.request.split == split and e.request.sha256 == digest for e in mine)
             request = Request(
                 submission_id=submission_id_for(user, split, digest, earlier),
@@ -101,6 +109,7 @@ class Intake:
                 publish=bool(publish),
                 metadata=metadata,
                 report=report.as_dict(),
+                cost=cost,
             )
             self._store(request, data, now)
             return self._receipt(request, mine, now)

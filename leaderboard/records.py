@@ -117,6 +117,9 @@ class Request:
     publish: bool
     metadata: Metadata
     report: dict = field(default_factory=dict)
+    # The scoring work the file asks for, in points (the points of its valid rows: rows x points),
+    # estimated at intake; None on records written before it existed (``fairness.cost_of`` estimates).
+    cost: int | None = None
 
     def to_dict(self) -> dict:
         return asdict(self)

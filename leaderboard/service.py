@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import BinaryIO
 
@@ -25,6 +25,7 @@ import leaderboard.audit as audit
 from leaderboard.answer_keys import AnswerKeys
 from leaderboard.config import Settings
 from leaderboard.errors import InvalidAction, NotAuthorised, NotFound, Rejected
+from leaderboard.fairness import QueuePosition, position
 from leaderboard.intake import Intake, Receipt, check_user
 from leaderboard.metadata import Metadata
 from leaderboard.moderation import Moderation
@@ -69,6 +70,7 @@ class SubmissionView:
     message: str | None  # why it failed, or what is going on
     summary: Summary | None = None  # the scoring summary (aggregates) once scored
     report: dict = field(default_factory=dict)  # the intake report
+    queue: QueuePosition | None = None  # where it waits, and roughly when it is scored (My submissions)
 
     def as_dict(self) -> dict:
         data = asdict(self)
@@ -129,8 +131,19 @@ class Leaderboard:
     def my_submissions(self, user: str) -> list[SubmissionView]:
         """The user's submissions, newest first."""
         user = check_user(user)
-        mine = [e for e in self.registry.entries() if e.same_user(user)]
-        return [self._view(e, maintainer=False) for e in reversed(mine)]
+        entries = self.registry.entries()
+        views = [self._view(e, maintainer=False) for e in reversed(entries) if e.same_user(user)]
+        now, fair = self.clock(), self.settings.fair_queue
+        return [
+            replace(v, queue=position(entries, v.submission_id, now, fair)) if v.status in ("PENDING", "RUNNING") else v
+            for v in views
+        ]
+
+    def queue_position(self, submission_id: str, user: str | None = None) -> QueuePosition:
+        """Where the submission waits among the jobs in the order the worker takes them, and a rough ETA."""
+        entry = self.registry.entry(submission_id.strip())
+        self._check_owner(entry, user)
+        return position(self.registry.entries(), entry.submission_id, self.clock(), self.settings.fair_queue)
 
     def rows(self, submission_id: str, user: str | None = None) -> list[dict[str, str]]:
         """Per-row scores with their components: validation submissions to their submitter, any to maintainers."""

@@ -1,4 +1,4 @@
-"""The worker: takes the next job (FIFO), scores it with the private answer key, records the outcome.
+"""The worker: takes the next job (fair across users), scores it with the private answer key, records the outcome.
 
 Exactly once, even under SIGKILL at any moment:
 
@@ -13,7 +13,11 @@ Exactly once, even under SIGKILL at any moment:
 - an outcome the store refuses (a full disk, a Hub outage) puts the job back in the queue
   without using up an attempt, and an answer key that cannot be loaded *now* leaves the job
   unclaimed: both end the round with ``StorageError``, and the next round tries again;
-- the public table is derived and re-synced after every job and at the end of every drain.
+- the public table is derived and re-synced after every job and at the end of every drain;
+- a long job lets other users through: every ``YIELD_EVERY_S`` of scoring it scores, in its
+  middle, the waiting job the fair order puts first (``fairness.overtaker``), then goes on. Its
+  lease stays renewed and its work is kept in memory, so a SIGKILL then leaves both RUNNING
+  with a dead holder and both are taken up again, as after any crash.
 
 ``Worker.drain`` is the APScheduler job inside the app; ``python -m leaderboard work`` runs the
 same worker standalone.
@@ -35,6 +39,7 @@ from leaderboard.answer_keys import AnswerKeys, AnswerKeyUnavailable
 from leaderboard.claims import Claim, claim, read_job
 from leaderboard.config import Settings
 from leaderboard.disclosure import disclosed_summary
+from leaderboard.fairness import YIELD_EVERY_S, overtaker
 from leaderboard.locks import process_lock
 from leaderboard.queue import Decision, Holder, decide, next_job
 from leaderboard.records import FAILED, FINISHED, PENDING, iso, job_path, upload_path
@@ -67,6 +72,7 @@ class Worker:
         self.publisher = publisher
         self.clock = clock
         self._generation: int | None = None
+        self.on_scored: Callable[[str], None] = lambda submission_id: None  # a job let through a long one
 
     def run_once(self) -> str | None:
         """Score the next job if there is one; its id, or ``None`` when idle or another worker is busy."""
@@ -113,7 +119,9 @@ class Worker:
             self._generation = generation
         skip = 0
         while True:
-            found = next_job(self.registry.entries(), self.clock(), self.settings.max_attempts, skip)
+            found = next_job(
+                self.registry.entries(), self.clock(), self.settings.max_attempts, skip, self.settings.fair_queue
+            )
             if found is None:
                 return None
             entry, decision = found
@@ -127,10 +135,11 @@ class Worker:
             # Another worker took it or settled it meanwhile: look again, a little further down the queue.
             skip = random.randrange(LOOK_AHEAD)
 
-    def _run(self, entry: Entry, held: Claim, holder: Holder) -> str:
+    def _run(self, entry: Entry, held: Claim, holder: Holder, nested: bool = False) -> str:
         beat = _Heartbeat(lambda: self._renew(held, holder), self.settings.lease_s / 3)
+        yields = self.settings.fair_queue and not nested  # a job let through another lets nothing through itself
         with beat:
-            outcome, files, score = self._score(entry)
+            outcome, files, score = self._score(entry, (lambda: self._let_through(entry, holder)) if yields else None)
         now = self.clock()
         done = replace(held.job, lease=None, updated_at=iso(now), finished_at=iso(now), **outcome)
         action = "finished" if done.status == FINISHED else "failed"
@@ -186,14 +195,33 @@ class Worker:
         renewed = replace(held.job, lease=holder.lease(now, self.settings.lease_s), updated_at=iso(now))
         held.commit(renewed, {}, message=f"heartbeat {held.job.submission_id}")
 
-    def _score(self, entry: Entry) -> tuple[dict, dict[str, bytes], float | None]:
+    def _let_through(self, current: Entry, holder: Holder) -> None:
+        """Score, in the middle of ``current``, the waiting jobs the fair order puts before it."""
+        while True:
+            try:
+                entry = overtaker(self.registry.entries(), current, self.clock())
+                if entry is None:
+                    return
+                self._load_key(entry.request.split)
+                s = self.settings
+                held = claim(self.store, entry, holder, self.clock(), s.lease_s, s.max_attempts)
+                if held is not None:
+                    log.info("letting %s through while %s is being scored", entry.submission_id, current.submission_id)
+                    self.on_scored(self._run(entry, held, holder, nested=True))
+            except StorageError as error:  # the store hiccupped: carry on with the current job
+                log.warning("could not let another job through %s: %s", current.submission_id, error)
+                return
+
+    def _score(
+        self, entry: Entry, let_through: Callable[[], None] | None = None
+    ) -> tuple[dict, dict[str, bytes], float | None]:
         """``(job fields, files, score)`` of the outcome; every failure is caught and described here."""
         submission_id, split = entry.submission_id, entry.request.split
         try:
             data = self.store.read(upload_path(submission_id))
             if data is None:
                 raise FileNotFoundError(f"{upload_path(submission_id)} is missing from the requests store")
-            budget = _Budget(self.settings.job_budget_s)
+            budget = _Budget(self.settings.job_budget_s, let_through)
             key = self.keys.private(split)
             evaluation = score_submission(data, key, baseline_raw=self.settings.baseline_raw, progress=budget.check)
         except OverBudget as error:
@@ -285,8 +313,9 @@ class _Budget:
     maximal); the budget keeps one file from holding the queue for longer than that worst case.
     """
 
-    def __init__(self, seconds: float) -> None:
+    def __init__(self, seconds: float, let_through: Callable[[], None] | None = None) -> None:
         self.seconds, self.start = seconds, time.monotonic()
+        self.let_through, self.looked = let_through, self.start
 
     def check(self, done: int, total: int) -> None:
         spent = time.monotonic() - self.start
@@ -295,3 +324,8 @@ class _Budget:
                 f"scoring stopped after {spent:.0f} s, over the time budget of {self.seconds:.0f} s per submission, "
                 f"with {done} of {total} rows scored; traces with fewer points score much faster"
             )
+        if self.let_through is not None and done < total and time.monotonic() - self.looked >= YIELD_EVERY_S:
+            began = time.monotonic()
+            self.let_through()
+            self.looked = time.monotonic()
+            self.start += self.looked - began  # time spent on other users' jobs is not this file's

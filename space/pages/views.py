@@ -146,7 +146,7 @@ def my_table(views: Sequence[SubmissionView]) -> str:
                 percent(s.coverage),
                 number(s.score_valid_only),
                 esc(board_state(v)),
-                esc(v.message or ""),
+                esc(" · ".join(filter(None, (v.message, v.queue.words() if v.queue else None)))),  # place, ETA
             ]
         )
     numeric = [False, False, False, False, False, True, True, True, False, False]

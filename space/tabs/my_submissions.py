@@ -59,7 +59,8 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
         undecided = any(v.publish and v.decision == APPROVAL_PENDING and v.status != "FAILED" for v in mine)
         checked = (count, time.monotonic(), pending) if pending or undecided else None
         fingerprint = json.dumps(
-            [[v.submission_id, v.status, v.decision, v.hidden, v.message] for v in mine] + [picked]
+            [[v.submission_id, v.status, v.decision, v.hidden, v.message, v.queue and v.queue.position] for v in mine]
+            + [picked]
         )
         if fingerprint == shown_:
             return (*skipped[:5], checked, gr.skip())  # the timer's state follows the statuses: unchanged too

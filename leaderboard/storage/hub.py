@@ -34,14 +34,24 @@ from huggingface_hub import CommitOperationAdd, CommitOperationDelete, HfApi, Re
 from huggingface_hub.errors import RemoteEntryNotFoundError
 from huggingface_hub.utils.sha import git_hash
 
-from leaderboard.storage.base import Conflict, Storage, StorageError, check_path
+from leaderboard.storage.base import CommitLimitReached, Conflict, Storage, StorageError, check_path
+from leaderboard.storage.commit_log import CommitLog, CommitQuota, QuotaState
 from leaderboard.storage.hub_cache import ReadCache
-from leaderboard.storage.hub_calls import RetryPolicy, bound_client_timeouts, brief, classify, is_transient, retry_after
+from leaderboard.storage.hub_calls import (
+    RetryPolicy,
+    bound_client_timeouts,
+    brief,
+    classify,
+    is_commit_quota,
+    is_transient,
+    retry_after,
+)
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 _retry_after = retry_after  # its name before it moved to hub_calls (the tests use it)
 DEFAULT_RETRY = RetryPolicy()
+HUB_QUOTA = CommitQuota()  # 128 commits per repository per hour
 __all__ = ["HubStorage", "RetryPolicy", "is_transient"]
 
 REPO_TYPE = "dataset"
@@ -81,6 +91,9 @@ class HubStorage(Storage):
         sleep: Callable[[float], None] = time.sleep,
         rng: random.Random | None = None,
         timeout_s: float = 60.0,
+        quota: CommitQuota = HUB_QUOTA,
+        commit_log: Path | None = None,
+        wall_clock: Callable[[], float] = time.time,
     ) -> None:
         bound_client_timeouts(timeout_s)
         self.repo_id = repo_id
@@ -98,6 +111,10 @@ class HubStorage(Storage):
         self._reads = ReadCache(cache_entries, cache_max_bytes)
         self._lock = threading.Lock()  # the head
         self._commit_lock = threading.Lock()  # one commit at a time per instance: no self-inflicted races
+        self._commits = CommitLog(repo_id, quota, commit_log, wall_clock)
+
+    def commit_quota(self) -> QuotaState:
+        return self._commits.state()
 
     def __repr__(self) -> str:
         return f"HubStorage({self.repo_id!r})"
@@ -175,6 +192,9 @@ class HubStorage(Storage):
         self, puts: dict[str, bytes], deletes: builtins.list[str], message: str, expect: dict[str, bytes | None] | None
     ) -> None:
         with self._commit_lock:
+            refused_until = self._commits.state().refused_until
+            if refused_until is not None:  # the Hub said no commit fits before then: do not ask again
+                raise CommitLimitReached(refused_until)
             self._ensure_repo()
             self._commit_with_retries(puts, deletes, message or "update", expect)
 
@@ -196,6 +216,7 @@ class HubStorage(Storage):
                     parent = self._fetch_head()
                 if unanswered is not None and parent != unanswered and self._holds(parent, puts, deletes):
                     log.info("%s: a commit whose response was lost had landed", self.repo_id)
+                    self._commits.record()
                     return self._landed(parent, puts, deletes)
                 if expect is not None and not self._expected(parent, expect):
                     raise Conflict(
@@ -210,6 +231,7 @@ class HubStorage(Storage):
                 info = self._api.create_commit(
                     self.repo_id, operations, commit_message=message, repo_type=REPO_TYPE, parent_commit=parent
                 )
+                self._commits.record()
                 return self._landed(info.oid, puts, deletes)
             except Exception as err:
                 kind = classify(err)
@@ -222,6 +244,12 @@ class HubStorage(Storage):
                     ) from err
                 if kind == "unavailable" and sent is not None:
                     unanswered = sent
+                if kind == "throttled" and sent is not None and is_commit_quota(err):
+                    # An hour-long window: waiting within a minute's budget cannot help. Refuse at once, in words.
+                    self._commits.refused(retry_after(err))
+                    if unanswered is None:
+                        raise CommitLimitReached(self._commits.state().free_at(1, self._commits.clock())) from err
+                    return self._give_up(attempt, start, err, True, puts, deletes)
                 wait = self._wait(kind, attempt, err)
                 if attempt >= self._retry.max_attempts or self._clock() + wait > start + self._retry.budget_s:
                     return self._give_up(attempt, start, err, unanswered is not None, puts, deletes)
@@ -253,9 +281,13 @@ class HubStorage(Storage):
             found = self._try(lambda: self._holds(head, puts, deletes)) if head is not None else None
             if found:
                 log.info("%s: a commit whose response was lost had landed after all", self.repo_id)
+                self._commits.record()
                 return self._landed(str(head), puts, deletes)
             if found is None:
                 outcome, unknown = "the Hub did not answer, so the change may still appear, unacknowledged", True
+        if not unknown and is_commit_quota(err):
+            log.warning("%s: commit refused, the hourly commit limit is reached: %s", self.repo_id, brief(err))
+            raise CommitLimitReached(self._commits.state().free_at(1, self._commits.clock())) from err
         spent = self._clock() - start
         raise StorageError(
             f"commit to {self.repo_id}: gave up after {attempts} attempts in {spent:.0f} s ({brief(err)}); {outcome}",

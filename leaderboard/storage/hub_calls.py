@@ -154,3 +154,11 @@ def retry_after(err: BaseException) -> float | None:
 def brief(err: BaseException) -> str:
     """The error on one line (the client's messages span several)."""
     return " ".join(str(err).split()) or type(err).__name__
+
+
+def is_commit_quota(err: BaseException) -> bool:
+    """Whether a 429 is the per-repository commit quota ("rate limit for repository commits (128 per hour)"),
+    whose window is an hour, rather than the API's five-minute request limit."""
+    response = getattr(_cause(err), "response", None)
+    status = getattr(response, "status_code", None)
+    return status == 429 and "repository commits" in str(err)

@@ -120,8 +120,11 @@ class Batch:
         with self.lock:
             changes: list[Change] = [(c, renewed(c), {}) for c in self.waiting] + self.done
             landed = commit_claims(self.store, changes, "heartbeat" if not self.done else _action(self.done))
-            self.waiting = [c for c in self.waiting if any(c is k for k in landed)]  # a lost lease is not renewed
-            self.done = []
+            kept = [c for c in self.waiting if any(c is k for k in landed)]  # a lost lease is not renewed
+            lost = len(self.waiting) - len(kept)
+            self.waiting, self.done = kept, []
+        if lost and not kept:  # nothing left to keep alive: the heartbeat stops
+            raise Conflict(f"the lease of {lost} job(s) went to another worker")
 
     def write(self) -> None:
         """The outcomes not yet written, in one commit; on ``StorageError`` they stay in ``done`` (to release)."""

@@ -220,6 +220,10 @@ class Worker:
             return
         log.error("the results of %d job(s) could not be stored (%s); back in the queue", len(pending), error)
 
+    def _renew(self, held: Claim, holder: Holder) -> None:
+        """Extend one lease, only while the job is still ours (``Conflict`` otherwise: the heartbeat stops)."""
+        held.commit(self._renewed(held, holder), {}, message=f"heartbeat {held.job.submission_id}")
+
     def _renewed(self, held: Claim, holder: Holder) -> Job:
         """The job with its lease extended (written by the batch's heartbeat, only while the job is still ours)."""
         now = self.clock()

@@ -29,7 +29,7 @@ class Busy(LeaderboardError, Timeout):
         Timeout.__init__(self, lock_file)
         self.name, self.timeout = name, timeout
         self.message = (
-            f"the server is busy with another {_WHAT.get(name, name)} (waited {timeout:.0f} s); "
+            f"the server is busy with another {_WHAT.get(name, name)} (waited {timeout:g} s); "
             "nothing was changed, please try again in a minute"
         )
         self.args = (self.message,)
@@ -65,7 +65,7 @@ class NamedLock:
         self.release()
 
 
-def process_lock(folder: Path, name: str, timeout: float = DEFAULT_TIMEOUT_S) -> NamedLock:
-    """The lock ``{folder}/{name}.lock``; use as a context manager (``timeout=0``: try once)."""
+def process_lock(folder: Path, name: str, timeout: float | None = None) -> NamedLock:
+    """The lock ``{folder}/{name}.lock``; use as a context manager (``timeout=0``: try once; ``None``: the default)."""
     folder.mkdir(parents=True, exist_ok=True)
-    return NamedLock(folder / f"{name}.lock", name, timeout)
+    return NamedLock(folder / f"{name}.lock", name, DEFAULT_TIMEOUT_S if timeout is None else timeout)

@@ -13,13 +13,17 @@ from __future__ import annotations
 import json
 import time
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+from leaderboard.claim_batches import claim_batch, commit_claims
+from leaderboard.claims import read_job
 from leaderboard.commit_budget import Level
 from leaderboard.locks import Busy, process_lock
-from leaderboard.records import FINISHED, PENDING
+from leaderboard.queue import Holder
+from leaderboard.records import FINISHED, PENDING, job_path
 from leaderboard.service import Leaderboard
 from leaderboard.storage import CommitLimitReached, open_store
 from leaderboard.storage.commit_log import CommitQuota
@@ -27,6 +31,7 @@ from scoring import load_answer_key
 from scoring.examples import write_example
 from space.errors import describe
 from tests.hub.conftest import BOSS, BOSS_TOKEN
+from tests.hub.hub_faults import Race
 from tests.hub.quota_service import commits_in, quota_service, quota_store
 from tests.hub.server import LocalHub
 from tests.hub.service_checks import Upload, check_scored_once
@@ -175,3 +180,43 @@ def test_parallel_approvals_all_land_and_a_busy_lock_is_a_sentence(deployed: Loc
         "The server is busy with another maintainer action (waited 0.2 s); nothing was changed, please try again in "
         "a minute"
     )
+
+
+def test_a_batch_claim_that_lost_one_job_to_another_worker_takes_only_the_others(deployed, keys, tmp_path):
+    from tests.hub.test_claims_http import elsewhere
+
+    hub = deployed
+    service = quota_service(hub, tmp_path / "space", tmp_path / "keys", HOUR)
+    ids = [submit(service, upload) for upload in uploads(tmp_path / "files", keys, 3)]
+    # Another machine's worker takes the middle job just before our batch claim reaches the Hub.
+    hub.faults.add("commit", Race({job_path(ids[1]): elsewhere(ids[1])}))  # the next commit: our claim
+    entries = service.registry.entries()
+    with Holder.here() as holder:
+        taken = claim_batch(service.requests, entries, holder, time.time(), 600, 3)
+    assert [entry.submission_id for entry, _ in taken] == [ids[0], ids[2]]
+    claims = [
+        (c.detail["message"].split(":")[0], c.status) for c in hub.calls("commit") if "claim" in c.detail["message"]
+    ]
+    assert claims == [("claim 3 jobs", 412), ("claim 2 jobs", 200)]  # re-read, re-decided, nothing written blind
+    assert read_job(service.requests, ids[1])[0].lease.token == "other-token"
+
+
+def test_batch_outcomes_skip_a_job_whose_lease_went_elsewhere_and_land_the_rest(deployed, keys, tmp_path):
+    from tests.hub.test_claims_http import elsewhere
+
+    hub = deployed
+    service = quota_service(hub, tmp_path / "space", tmp_path / "keys", HOUR)
+    ids = [submit(service, upload) for upload in uploads(tmp_path / "files", keys, 3)]
+    with Holder.here() as holder:
+        taken = claim_batch(service.requests, service.registry.entries(), holder, time.time(), 600, 3)
+        # Our lease on the first job ran out and another worker finished it meanwhile.
+        hub.state.external_commit(REQUESTS, {job_path(ids[0]): elsewhere(ids[0], FINISHED)})
+        changes = [(held, replace(held.job, status=FINISHED, lease=None), {}) for _, held in taken]
+        landed = commit_claims(service.requests, changes, "finished")
+    assert [held.job.submission_id for held in landed] == ids[1:]
+    sent = [(c.detail["message"].split(":")[0], c.status) for c in hub.calls("commit")][-2:]
+    assert sent == [("finished 3 jobs", 412), ("finished 2 jobs", 200)]
+    assert (
+        read_job(service.requests, ids[0])[0].lease is None
+        and json.loads(hub.files(REQUESTS)[job_path(ids[0])])["attempts"] == 1
+    )  # theirs, as they wrote it

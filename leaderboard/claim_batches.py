@@ -19,7 +19,7 @@ from leaderboard.claims import Claim, read_job, started
 from leaderboard.queue import Decision, Holder, decide
 from leaderboard.records import FAILED, FINISHED, RUNNING, Job, job_path
 from leaderboard.registry import Entry
-from leaderboard.storage import Conflict, Storage
+from leaderboard.storage import Conflict, Storage, StorageError
 
 log = logging.getLogger(__name__)
 Change = tuple[Claim, Job, Mapping[str, bytes]]  # a claim, its job's new state, the files that go with it
@@ -137,3 +137,30 @@ class Batch:
 def _action(changes: Sequence[Change]) -> str:
     statuses = {job.status for _, job, _ in changes}
     return "finished" if statuses == {FINISHED} else "failed" if statuses == {FAILED} else "scored"
+
+
+class Heartbeat:
+    """Calls ``renew`` every ``interval`` seconds in a thread until the block ends."""
+
+    def __init__(self, renew: Callable[[], None], interval: float) -> None:
+        self.renew, self.interval = renew, interval
+        self.stopped = threading.Event()
+        self.thread = threading.Thread(target=self._beat, name="lease-heartbeat", daemon=True)
+
+    def __enter__(self) -> Heartbeat:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stopped.set()
+        self.thread.join()  # an in-flight renewal lands before the outcome is committed
+
+    def _beat(self) -> None:
+        while not self.stopped.wait(self.interval):
+            try:
+                self.renew()
+            except Conflict as error:  # the lease went to another worker: writing on would undo its work
+                log.warning("lease lost, heartbeats stop: %s", error)
+                return
+            except StorageError as error:
+                log.warning("lease heartbeat failed: %s", error)

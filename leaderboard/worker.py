@@ -34,6 +34,7 @@ from filelock import Timeout
 import leaderboard.audit as audit
 from leaderboard.answer_keys import AnswerKeys, AnswerKeyUnavailable
 from leaderboard.claim_batches import Batch, Change, claim_batch, commit_claims
+from leaderboard.claim_batches import Heartbeat as _Heartbeat  # its name here before it moved
 from leaderboard.claims import Claim, claim, read_job
 from leaderboard.commit_budget import CommitBudget
 from leaderboard.config import Settings
@@ -293,33 +294,6 @@ class Worker:
 def _requeued(job: Job, message: str, now: str) -> Job:
     """``job`` back in the queue, its attempt given back (the store's fault, not the file's)."""
     return replace(job, status=PENDING, attempts=job.attempts - 1, lease=None, message=message, updated_at=now)
-
-
-class _Heartbeat:
-    """Calls ``renew`` every ``interval`` seconds in a thread until the block ends."""
-
-    def __init__(self, renew: Callable[[], None], interval: float) -> None:
-        self.renew, self.interval = renew, interval
-        self.stopped = threading.Event()
-        self.thread = threading.Thread(target=self._beat, name="lease-heartbeat", daemon=True)
-
-    def __enter__(self) -> _Heartbeat:
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.stopped.set()
-        self.thread.join()  # an in-flight renewal lands before the outcome is committed
-
-    def _beat(self) -> None:
-        while not self.stopped.wait(self.interval):
-            try:
-                self.renew()
-            except Conflict as error:  # the lease went to another worker: writing on would undo its work
-                log.warning("lease lost, heartbeats stop: %s", error)
-                return
-            except StorageError as error:
-                log.warning("lease heartbeat failed: %s", error)
 
 
 class OverBudget(Exception):

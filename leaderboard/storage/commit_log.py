@@ -114,8 +114,9 @@ class CommitLog:
             self._times, self._refused_until = times, float(refused) if refused is not None else None
         except FileNotFoundError:
             pass
-        except (OSError, ValueError, TypeError, AttributeError) as error:  # a torn or foreign file: start afresh
-            log.warning("%s: the commit log %s cannot be read (%s); counting from now", self.repo_id, self.path, error)
+        except (OSError, ValueError, TypeError, AttributeError) as error:  # torn or foreign: what we knew stands
+            log.warning("%s: the commit log %s cannot be read (%s); it is rewritten from this process's count",
+                        self.repo_id, self.path, error)  # fmt: skip
 
     def _prune(self) -> None:
         horizon = self.clock() - self.quota.window_s

@@ -238,3 +238,23 @@ def test_batch_outcomes_skip_a_job_whose_lease_went_elsewhere_and_land_the_rest(
         read_job(service.requests, ids[0])[0].lease is None
         and json.loads(hub.files(REQUESTS)[job_path(ids[0])])["attempts"] == 1
     )  # theirs, as they wrote it
+
+
+def test_two_processes_share_one_commit_log_and_a_torn_log_starts_afresh(tmp_path: Path, caplog):
+    from leaderboard.storage.commit_log import CommitLog
+
+    clock = WallClock()
+    path = tmp_path / "requests-commits.json"
+    app, worker = (CommitLog("org/requests", CommitQuota(10, 3600), path, clock.now) for _ in range(2))
+    app.record()
+    clock.advance(100)
+    worker.record(2)  # the Space's worker process: another CommitLog on the same file
+    assert app.state().used == 3 and worker.state().times == (clock.start, clock.start + 100, clock.start + 100)
+    # 8 more need the oldest 1 out of the window: at its start + 3600
+    assert app.state().free_at(8, clock.now()) == clock.start + 3600
+    clock.advance(3500)  # the first commit leaves the window
+    assert app.state().used == 2
+    path.write_text('{"commits": [1, "two"')  # torn (a full disk mid-write)
+    assert app.state().used == 2 and "rewritten from this process's count" in caplog.text  # what it knew stands
+    app.record()
+    assert json.loads(path.read_text())["commits"] == [clock.start + 100] * 2 + [clock.now()]

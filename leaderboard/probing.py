@@ -89,7 +89,9 @@ class ProbeFinder:
             if changed is None or not 1 <= changed <= self.few:
                 continue
             if best is None or changed < best.changed_rows:
-                best = ProbePair(later.user, other.submission_id, later.submission_id, changed, len(mine), later.created_at)
+                best = ProbePair(
+                    later.user, other.submission_id, later.submission_id, changed, len(mine), later.created_at
+                )
         return best
 
     def _fingerprint(self, s: Submitted) -> Fingerprint:
@@ -107,7 +109,12 @@ class ProbeFinder:
 def finished_tests(views: Iterable[SubmissionView]) -> list[Submitted]:
     """The finished test submissions among maintainers' views."""
     return [
-        Submitted(v.submission_id, v.user, v.created_at, f"{v.attempts}:{v.summary.scorer_version}:{v.summary.dataset_revision}")
+        Submitted(
+            v.submission_id,
+            v.user,
+            v.created_at,
+            f"{v.attempts}:{v.summary.scorer_version}:{v.summary.dataset_revision}",
+        )
         for v in views
         if v.split == Split.TEST and v.status == FINISHED and v.summary is not None
     ]

@@ -23,6 +23,7 @@ from typing import BinaryIO
 
 import leaderboard.audit as audit
 from leaderboard.answer_keys import AnswerKeys
+from leaderboard.commit_budget import BudgetState
 from leaderboard.config import Settings
 from leaderboard.errors import InvalidAction, NotAuthorised, NotFound, Rejected
 from leaderboard.fairness import QueuePosition, position
@@ -172,6 +173,10 @@ class Leaderboard:
         return max(0, self.settings.test_submissions_per_day - used)
 
     # -- everyone -----------------------------------------------------------------------------
+
+    def commit_budget(self) -> BudgetState:
+        """The Hub's hourly commit budget: whether scoring waits for it, until when, and a line saying so."""
+        return self.worker.budget.state()
 
     def public_table(self) -> list[dict[str, object]]:
         """The public rows, computed from the requests store (best first; see ``table.COLUMNS``)."""

@@ -27,112 +27,36 @@ import random
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-import httpx2
 from huggingface_hub import CommitOperationAdd, CommitOperationDelete, HfApi, RepoFile
-from huggingface_hub.errors import HfHubHTTPError, LocalEntryNotFoundError, RemoteEntryNotFoundError
+from huggingface_hub.errors import RemoteEntryNotFoundError
 from huggingface_hub.utils.sha import git_hash
 
-from leaderboard.storage.base import Conflict, Storage, StorageError, check_path
+from leaderboard.storage.base import CommitLimitReached, Conflict, Storage, StorageError, check_path
+from leaderboard.storage.commit_log import CommitLog, CommitQuota, QuotaState
 from leaderboard.storage.hub_cache import ReadCache
-from leaderboard.storage.hub_calls import bound_client_timeouts
+from leaderboard.storage.hub_calls import (
+    RetryPolicy,
+    bound_client_timeouts,
+    brief,
+    classify,
+    is_commit_quota,
+    is_transient,
+    retry_after,
+)
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+_retry_after = retry_after  # its name before it moved to hub_calls (the tests use it)
+DEFAULT_RETRY = RetryPolicy()
+HUB_QUOTA = CommitQuota()  # 128 commits per repository per hour
+__all__ = ["HubStorage", "RetryPolicy", "is_transient"]
 
 REPO_TYPE = "dataset"
 # Files the Hub itself puts in every new repository; not part of the shared layout.
 HUB_OWN_FILES = frozenset({".gitattributes"})
-
-_CONFLICT = {409, 412}  # 412: "The branch was updated since you opened this page" (parent_commit mismatch)
-_THROTTLED = {429}  # refused before processing: nothing landed
-_UNAVAILABLE = {408, 500, 502, 503, 504}  # may have been processed: the outcome is unknown
-
-
-@dataclass(frozen=True)
-class RetryPolicy:
-    """How long and how often a Hub call is retried.
-
-    Attempt ``n`` (1-based) after a 429/5xx waits a uniform draw in ``[d/2, d]`` with
-    ``d = min(cap_s, base_s * 2**(n-1))`` ("equal jitter"), or at least ``Retry-After`` when the
-    Hub sends it. A lost race waits a uniform draw in ``[0, conflict_pause_s)`` and re-bases.
-    No retry starts after ``budget_s`` seconds or ``max_attempts`` attempts.
-    """
-
-    base_s: float = 1.0
-    cap_s: float = 32.0
-    budget_s: float = 60.0
-    max_attempts: int = 12
-    conflict_pause_s: float = 0.5
-
-    def backoff(self, attempt: int, rng: random.Random) -> float:
-        ceiling = min(self.cap_s, self.base_s * 2 ** (attempt - 1))
-        return ceiling / 2 + rng.uniform(0, ceiling / 2)
-
-
-def _cause(err: BaseException) -> BaseException:
-    # hf_hub_download reports a 5xx or a dropped connection as LocalEntryNotFoundError "from" the real error.
-    if isinstance(err, LocalEntryNotFoundError) and err.__cause__ is not None:
-        return err.__cause__
-    return err
-
-
-def _classify(err: BaseException) -> str | None:
-    """``conflict``, ``throttled``, ``unreachable``, ``unavailable`` (the outcome is unknown), ``fatal``,
-    or ``None`` for errors that are not the Hub's."""
-    err = _cause(err)
-    if isinstance(err, HfHubHTTPError):
-        status = err.response.status_code
-        if status in _CONFLICT:
-            return "conflict"
-        if status in _THROTTLED:
-            return "throttled"
-        if status in _UNAVAILABLE:
-            return "unavailable"
-        return "fatal"
-    if isinstance(err, (httpx2.ConnectError, httpx2.ConnectTimeout, httpx2.ProxyError)):
-        return "unreachable"  # the request was never sent
-    if isinstance(err, (httpx2.TransportError, ConnectionError, TimeoutError, LocalEntryNotFoundError)):
-        return "unavailable"
-    return None
-
-
-def is_transient(error: BaseException) -> bool:
-    """Whether ``error`` or one of its causes is a Hub failure worth trying again (not a refusal)."""
-    seen: set[int] = set()
-    cause: BaseException | None = error
-    while cause is not None and id(cause) not in seen:
-        seen.add(id(cause))
-        kind = _classify(cause)
-        if kind in ("throttled", "unreachable", "unavailable"):
-            return True
-        if kind in ("fatal", "conflict"):
-            return False
-        cause = cause.__cause__ or cause.__context__
-    return False
-
-
-def _retry_after(err: BaseException) -> float | None:
-    """Seconds the Hub asked us to wait: ``Retry-After`` (delay-seconds) or the ``RateLimit`` reset ``t=``."""
-    response = getattr(_cause(err), "response", None)
-    if response is None:
-        return None
-    value = (response.headers.get("Retry-After") or "").strip()
-    if value.isdigit():
-        return float(value)
-    for part in (response.headers.get("RateLimit") or "").split(";"):
-        key, _, number = part.strip().partition("=")
-        if key == "t" and number.isdigit():
-            return float(number)
-    return None
-
-
-def _brief(err: BaseException) -> str:
-    """The error on one line (the client's messages span several)."""
-    return " ".join(str(err).split()) or type(err).__name__
 
 
 def _same_content(info: RepoFile, data: bytes) -> bool:
@@ -159,7 +83,7 @@ class HubStorage(Storage):
         private: bool = True,
         *,
         cache_dir: str | Path | None = None,
-        retry: RetryPolicy = RetryPolicy(),
+        retry: RetryPolicy = DEFAULT_RETRY,
         head_ttl_s: float = 0.0,
         cache_entries: int = 4096,
         cache_max_bytes: int = 1 << 20,
@@ -167,6 +91,9 @@ class HubStorage(Storage):
         sleep: Callable[[float], None] = time.sleep,
         rng: random.Random | None = None,
         timeout_s: float = 60.0,
+        quota: CommitQuota = HUB_QUOTA,
+        commit_log: Path | None = None,
+        wall_clock: Callable[[], float] = time.time,
     ) -> None:
         bound_client_timeouts(timeout_s)
         self.repo_id = repo_id
@@ -184,6 +111,10 @@ class HubStorage(Storage):
         self._reads = ReadCache(cache_entries, cache_max_bytes)
         self._lock = threading.Lock()  # the head
         self._commit_lock = threading.Lock()  # one commit at a time per instance: no self-inflicted races
+        self._commits = CommitLog(repo_id, quota, commit_log, wall_clock)
+
+    def commit_quota(self) -> QuotaState:
+        return self._commits.state()
 
     def __repr__(self) -> str:
         return f"HubStorage({self.repo_id!r})"
@@ -217,7 +148,7 @@ class HubStorage(Storage):
             except RemoteEntryNotFoundError:
                 return None
             except OSError as error:
-                if _classify(error) is not None:  # the network: retried by _call
+                if classify(error) is not None:  # the network: retried by _call
                     raise
                 raise self._cache_error(path, error) from error
 
@@ -261,6 +192,9 @@ class HubStorage(Storage):
         self, puts: dict[str, bytes], deletes: builtins.list[str], message: str, expect: dict[str, bytes | None] | None
     ) -> None:
         with self._commit_lock:
+            refused_until = self._commits.state().refused_until
+            if refused_until is not None:  # the Hub said no commit fits before then: do not ask again
+                raise CommitLimitReached(refused_until)
             self._ensure_repo()
             self._commit_with_retries(puts, deletes, message or "update", expect)
 
@@ -282,6 +216,7 @@ class HubStorage(Storage):
                     parent = self._fetch_head()
                 if unanswered is not None and parent != unanswered and self._holds(parent, puts, deletes):
                     log.info("%s: a commit whose response was lost had landed", self.repo_id)
+                    self._commits.record()
                     return self._landed(parent, puts, deletes)
                 if expect is not None and not self._expected(parent, expect):
                     raise Conflict(
@@ -296,18 +231,26 @@ class HubStorage(Storage):
                 info = self._api.create_commit(
                     self.repo_id, operations, commit_message=message, repo_type=REPO_TYPE, parent_commit=parent
                 )
+                if info.oid != parent:  # the client skips a commit that changes nothing and answers the head
+                    self._commits.record()
                 return self._landed(info.oid, puts, deletes)
             except Exception as err:
-                kind = _classify(err)
+                kind = classify(err)
                 if kind is None:
                     raise
                 if kind == "fatal":
                     raise StorageError(
-                        f"commit to {self.repo_id}: the Hub refused it: {_brief(err)}",
+                        f"commit to {self.repo_id}: the Hub refused it: {brief(err)}",
                         outcome_unknown=unanswered is not None,  # an earlier attempt may have landed
                     ) from err
                 if kind == "unavailable" and sent is not None:
                     unanswered = sent
+                if kind == "throttled" and sent is not None and is_commit_quota(err):
+                    # An hour-long window: waiting within a minute's budget cannot help. Refuse at once, in words.
+                    self._commits.refused(retry_after(err))
+                    if unanswered is None:
+                        raise CommitLimitReached(self._commits.state().free_at(1, self._commits.clock())) from err
+                    return self._give_up(attempt, start, err, True, puts, deletes)
                 wait = self._wait(kind, attempt, err)
                 if attempt >= self._retry.max_attempts or self._clock() + wait > start + self._retry.budget_s:
                     return self._give_up(attempt, start, err, unanswered is not None, puts, deletes)
@@ -339,12 +282,16 @@ class HubStorage(Storage):
             found = self._try(lambda: self._holds(head, puts, deletes)) if head is not None else None
             if found:
                 log.info("%s: a commit whose response was lost had landed after all", self.repo_id)
+                self._commits.record()
                 return self._landed(str(head), puts, deletes)
             if found is None:
                 outcome, unknown = "the Hub did not answer, so the change may still appear, unacknowledged", True
+        if not unknown and is_commit_quota(err):
+            log.warning("%s: commit refused, the hourly commit limit is reached: %s", self.repo_id, brief(err))
+            raise CommitLimitReached(self._commits.state().free_at(1, self._commits.clock())) from err
         spent = self._clock() - start
         raise StorageError(
-            f"commit to {self.repo_id}: gave up after {attempts} attempts in {spent:.0f} s ({_brief(err)}); {outcome}",
+            f"commit to {self.repo_id}: gave up after {attempts} attempts in {spent:.0f} s ({brief(err)}); {outcome}",
             outcome_unknown=unknown,
         ) from err
 
@@ -354,7 +301,7 @@ class HubStorage(Storage):
         if kind == "conflict":
             return self._rng.uniform(0, self._retry.conflict_pause_s)
         wait = self._retry.backoff(attempt, self._rng)
-        asked = _retry_after(err)
+        asked = retry_after(err)
         return max(wait, asked) if asked is not None else wait
 
     def _call(self, what: str, fn: Callable[[], T]) -> T:
@@ -366,13 +313,13 @@ class HubStorage(Storage):
             try:
                 return fn()
             except Exception as err:
-                kind = _classify(err)
+                kind = classify(err)
                 if kind is None:
                     raise
                 wait = self._wait(kind, attempt, err)
                 too_late = self._clock() + wait > start + self._retry.budget_s
                 if kind == "fatal" or too_late or attempt >= self._retry.max_attempts:
-                    raise StorageError(f"{self.repo_id}: could not {what} ({attempt} attempts): {_brief(err)}") from err
+                    raise StorageError(f"{self.repo_id}: could not {what} ({attempt} attempts): {brief(err)}") from err
                 log.warning("%s: %s failed (%s); retrying in %.1f s", self.repo_id, what, kind, wait)
                 self._sleep(wait)
 
@@ -381,7 +328,7 @@ class HubStorage(Storage):
         try:
             return fn()
         except Exception as err:
-            if _classify(err) is None:
+            if classify(err) is None:
                 raise
             return None
 

@@ -66,11 +66,16 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
         submit = gr.Button("2 · Submit", variant="primary", interactive=False, elem_id="submit-button")
         receipt = gr.HTML(elem_id="submit-receipt")
 
+    def with_budget(text: str) -> str:
+        """The quota line, and a line when the Hub's hourly commit limit holds scoring back (issue 14)."""
+        budget = service.commit_budget().message
+        return f"{text}\n\n{budget}" if budget else text
+
     def show_quota(profile: gr.OAuthProfile | None):
         """The quota, and the file input usable only when signed in (the server refuses anonymous uploads)."""
         user = auth.user(profile)
         with shown():
-            text = about.quota_text(service.quota_left(user) if user else None, limit)
+            text = with_budget(about.quota_text(service.quota_left(user) if user else None, limit))
         label = FILE_LABEL if user else f"{FILE_LABEL}: sign in at the top to upload"
         return text, gr.update(interactive=user is not None, label=label), gr.update(interactive=user is not None)
 
@@ -152,7 +157,7 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
             html = views.receipt_html(
                 receipt_.submission_id, receipt_.split, receipt_.duplicate, receipt_.quota_left, publish_
             )
-            return html, about.quota_text(service.quota_left(user), limit), gr.update(interactive=False)
+            return html, with_budget(about.quota_text(service.quota_left(user), limit)), gr.update(interactive=False)
 
     quiet: dict[str, Any] = {"api_visibility": "undocumented"}
     signed_in = [quota, upload, check]

@@ -49,7 +49,11 @@ def test_a_few_changed_rows_are_flagged_and_a_new_model_is_not(service, files, t
 
 def test_validation_and_unfinished_submissions_are_not_compared(service, files, tmp_path):
     submit(service, files["validation-noisy"], split="validation")
-    submit(service, with_rows_from(files["validation-noisy"], files["validation-straight"], 1, tmp_path / "v.tsv"), split="validation")
+    submit(
+        service,
+        with_rows_from(files["validation-noisy"], files["validation-straight"], 1, tmp_path / "v.tsv"),
+        split="validation",
+    )
     service.worker.drain()
     submit(service, files["test-noisy"])  # still PENDING: nothing scored to compare
     assert finder_pairs(service) == []

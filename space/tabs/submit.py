@@ -47,7 +47,9 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
                 check = gr.Button("1 · Check the file", interactive=False, elem_id="check-button")
                 report = gr.HTML(elem_id="validation-report")  # under the button: where the eyes are
             with gr.Column(scale=1):
-                closed: dict[str, Any] = {"interactive": False}  # opened by open_form once the page knows who is signed in
+                closed: dict[str, Any] = {
+                    "interactive": False
+                }  # opened by open_form once the page knows who is signed in
                 model = gr.Textbox(label="Model name (required)", max_length=MAX_NAME, elem_id="meta-model", **closed)
                 organization = gr.Textbox(
                     label="Organisation", max_length=MAX_NAME, elem_id="meta-organization", **closed
@@ -106,8 +108,8 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
         """
         closed_ = gr.update(interactive=False)
         user = auth.user(profile)
-        if not path:
-            return "", closed_, "", views.note(about.NOT_CHECKED if user else about.SIGNED_OUT_SUBMIT, "info")
+        if not path:  # no file (or the submitted one cleared): the receipt stays
+            return "", closed_, gr.skip(), views.note(about.NOT_CHECKED if user else about.SIGNED_OUT_SUBMIT, "info")
         if user is None:  # the door refuses anonymous uploads: this path is nobody's to delete
             return views.note(about.CHECK_SIGNED_OUT, "error"), closed_, "", views.note(about.SIGNED_OUT_SUBMIT)
         if not Path(path).is_file():
@@ -158,7 +160,7 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
         if not path:
             raise gr.Error("Upload a predictions TSV first.")
         if not Path(path).is_file():
-            return views.note(about.CHECK_GONE, "warn"), gr.skip(), gr.update(interactive=False), gr.skip()
+            return views.note(about.CHECK_GONE, "warn"), gr.skip(), gr.update(interactive=False), gr.skip(), gr.skip()
         metadata = {
             "model": model_,
             "organization": org,
@@ -173,9 +175,9 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
         try:
             receipt_ = service.submit(path, split=split_, user=user, metadata=metadata, publish=publish_)
         except Rejected as error:  # the metadata, mostly (the file passed its check): kept, to fix and send again
-            return views.rejected_html(str(error), error.report, "Not submitted"), gr.skip(), gr.skip(), gr.skip()
+            return views.rejected_html(str(error), error.report, "Not submitted"), *(gr.skip(),) * 4
         except Exception as error:  # the quota, the store: said where the user looks
-            return views.note(f"Not submitted: {describe(error)}", "error"), gr.skip(), gr.skip(), gr.skip()
+            return views.note(f"Not submitted: {describe(error)}", "error"), *(gr.skip(),) * 4
         uploads.release(user, path)  # the service keeps its own copy
         services.wakeup()  # score it now, not at the next interval
         with shown():
@@ -187,7 +189,8 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
                 receipt_.submission_id, receipt_.split, receipt_.duplicate, words, publish_, renamed, window
             )
             hint = views.note(about.NOT_CHECKED, "info")
-            return html, about.quota_text(left, limit, now), gr.update(interactive=False), hint
+            # The file input is emptied (the service has its copy): the next file can be dropped at once.
+            return html, about.quota_text(left, limit, now), gr.update(interactive=False), hint, None
 
     def _renamed(submission_id: str, user: str, typed: str) -> tuple[str, str] | None:
         """(kept, typed) when a re-sent file's submission keeps the name sent the first time."""
@@ -214,7 +217,7 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
     split.change(on_split, split, [publish, split_note], show_progress="hidden", **quiet)
     fields = [upload, split, *form, publish]
     sent = submit.click(
-        run_submit, fields, [receipt, quota, submit, why], api_name="submit", concurrency_limit=2, **quiet
+        run_submit, fields, [receipt, quota, submit, why, upload], api_name="submit", concurrency_limit=2, **quiet
     )
     sent.then(None, js=SCROLL_TO % "submit-receipt", **shows)
     return tab

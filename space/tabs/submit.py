@@ -73,8 +73,8 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
                     **closed,
                 )
                 submit = gr.Button("2 · Submit", variant="primary", interactive=False, elem_id="submit-button")
-                why = gr.HTML(views.note(about.SIGNED_OUT_SUBMIT, "info"), elem_id="submit-why")
                 receipt = gr.HTML(elem_id="submit-receipt")  # under the button it answers
+                why = gr.HTML(views.note(about.SIGNED_OUT_SUBMIT, "info"), elem_id="submit-why")
     form = [model, organization, model_link, paper_link, email, description, open_weights, parameters]
 
     def show_quota(profile: gr.OAuthProfile | None):

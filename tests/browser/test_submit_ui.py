@@ -18,7 +18,7 @@ from playwright.sync_api import Page, expect
 from leaderboard import Leaderboard, Settings
 from scoring import load_answer_key
 from scoring.examples import write_example
-from tests.browser.conftest import MAINTAINER, RunningApp, shot
+from tests.browser.conftest import MAINTAINER, SHOTS, RunningApp, shot
 from tests.browser.helpers import LONG_MS, scored, sign_in, upload
 
 pytestmark = pytest.mark.browser
@@ -85,6 +85,13 @@ def top_on_screen(page: Page, selector: str) -> None:
     page.wait_for_function(TOP_ON_SCREEN, arg=[selector, size["height"]], timeout=5_000)
 
 
+def seen(page: Page, name: str) -> None:
+    """What is on the screen now (not the whole page): the artifact to look at after a click."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.wait_for_timeout(300)  # the scroll and the last paint
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=False)
+
+
 def tab(page: Page, name: str) -> None:
     """Open a tab as a person does at this width: from the tab bar, or from its "More tabs" menu on a phone."""
     page.get_by_role("tab", name="Leaderboard", exact=True).wait_for()  # the tab bar is drawn
@@ -123,7 +130,7 @@ def test_signed_out_the_form_is_closed_and_submit_says_why(page_at, app: Running
         expect(page.get_by_label(label)).to_be_disabled()
     expect(page.get_by_role("button", name="2 · Submit")).to_be_disabled()
     expect(page.locator("#submit-why")).to_contain_text("Submit is off: sign in at the top first")
-    shot(page, "submit-signed-out-1440")
+    seen(page, "submit-signed-out-1440")
     sign_in(page, app.url, "sigrid")
     tab(page, "Submit")
     expect(page.get_by_label("Model name (required)")).to_be_enabled()
@@ -143,11 +150,11 @@ def test_the_check_report_and_the_receipt_are_on_screen_after_the_click(page_at,
     report = page.locator("#validation-report")
     expect(report).to_contain_text("You can submit this file", timeout=LONG_MS)
     top_on_screen(page, "#validation-report")
-    shot(page, f"submit-report-{size[0]}")
+    seen(page, f"submit-report-{size[0]}")
     fill_and_submit(page, f"Eyes-{size[0]}")
     expect(page.locator("#submit-receipt")).to_contain_text("Submitted:", timeout=LONG_MS)
     top_on_screen(page, "#submit-receipt")
-    shot(page, f"submit-receipt-{size[0]}")
+    seen(page, f"submit-receipt-{size[0]}")
 
 
 # -- 3. the quota, in words, before any upload ------------------------------------------------------
@@ -175,7 +182,7 @@ def test_the_quota_is_told_in_words_before_upload_and_submit_stays_off(page_at, 
     expect(page.locator("#validation-report")).not_to_contain_text("You can submit this file")
     expect(page.get_by_role("button", name="2 · Submit")).to_be_disabled()
     assert not ISO_STAMP.search(page.locator("#tab-submit").inner_text()), "a raw ISO time stamp on the page"
-    shot(page, "submit-quota-1440")
+    seen(page, "submit-quota-1440")
 
 
 # -- 11. re-sending a file under a new name ---------------------------------------------------------
@@ -225,7 +232,7 @@ def test_a_clicked_or_keyed_row_is_the_one_detailed(page_at, app: RunningApp, fi
     expect(detail).to_contain_text("Newer-Model")
     expect(newer_row).to_have_attribute("aria-selected", "true")
     expect(row).to_have_attribute("aria-selected", "false")
-    shot(page, "my-submissions-picked-1440")
+    seen(page, "my-submissions-picked-1440")
 
 
 def test_on_a_phone_status_and_score_are_on_screen(page_at, app: RunningApp, files):
@@ -242,7 +249,7 @@ def test_on_a_phone_status_and_score_are_on_screen(page_at, app: RunningApp, fil
     expect(score).to_have_text(re.compile(r"-?\d+\.\d\d"))
     inside_width(page, status)
     inside_width(page, score)
-    shot(page, "my-submissions-390")
+    seen(page, "my-submissions-390")
 
 
 # -- submitters in control ---------------------------------------------------------------------------
@@ -279,7 +286,7 @@ def test_i_choose_my_public_entry_withdraw_it_and_download_my_file(page_at, app:
     expect(done).to_contain_text(f"{first} is withdrawn: it has left the leaderboard")
     assert first not in {r["submission_id"] for r in service.public_table()}
     assert [e["action"] for e in service.audit_log(MAINTAINER, first)][-1] == "withdraw"
-    shot(page, "my-submissions-withdrawn-1440")
+    seen(page, "my-submissions-withdrawn-1440")
 
 
 def test_a_forged_call_for_another_users_submission_is_refused_over_http(app: RunningApp, files):
@@ -316,4 +323,4 @@ def test_about_example_files_are_plain_downloads(page_at, app: RunningApp):
     assert got.value.suggested_filename == "example_validation_noisy.tsv"
     assert Path(got.value.path()).read_text().startswith("sample_id")
     examples.scroll_into_view_if_needed()
-    shot(page, "about-examples-1440")
+    seen(page, "about-examples-1440")

@@ -209,6 +209,17 @@ def quota_words(quota: Quota, now: float) -> str:
     return f"Test submissions left today: {quota.left} of {quota.limit}{frees}."
 
 
+PASSED_BUT_FULL = (
+    "This file is fine, but Submit is off for the test split until one of your test submissions frees (above)."
+)
+
+
+def submit_off_full(quota: Quota, now: float) -> str:
+    """Beside the Submit button when the test split is closed for the user today."""
+    frees = f"; the next one frees at {when_words(quota.next_free, now)}" if quota.next_free is not None else ""
+    return f"Submit is off: no test submissions left today{frees}."
+
+
 def no_test_left(quota: Quota, now: float) -> str:
     """Why Submit is off for the test split, before anything is uploaded or sent."""
     frees = f" The next one frees at {when_words(quota.next_free, now)}." if quota.next_free is not None else ""

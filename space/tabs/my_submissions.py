@@ -47,8 +47,8 @@ tr[data-id] { cursor: pointer; }
 tr[data-id]:focus-visible { outline: 3px solid var(--color-accent); outline-offset: -3px; }
 tr.nt-picked td { background: var(--color-accent-soft); }
 tr.nt-picked td:first-child { box-shadow: inset 4px 0 0 var(--color-accent); }
-td.nt-model { max-width: 11rem; overflow-wrap: anywhere; }
-@media (max-width: 640px) { td.nt-model { max-width: 7.5rem; } .nt-table th, .nt-table td { padding: 5px 4px; } }
+td.nt-model { min-width: 7rem; max-width: 12rem; overflow-wrap: break-word; }
+@media (max-width: 640px) { td.nt-model { min-width: 6.5rem; max-width: 8rem; } th, td { padding: 5px 4px; } }
 """
 
 

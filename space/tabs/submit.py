@@ -9,6 +9,7 @@ from typing import Any
 import gradio as gr
 
 from leaderboard import Rejected
+from leaderboard.intake import Quota
 from leaderboard.metadata import MAX_DESCRIPTION, MAX_NAME
 from leaderboard.records import Split
 from space.errors import describe, shown
@@ -93,13 +94,18 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
         hint = views.note(about.NOT_CHECKED if user else about.SIGNED_OUT_SUBMIT, "info")
         return (*fields, publish_, hint, _split_note(user, split_))
 
-    def _split_note(user: str | None, split_: str) -> str:
-        """Said under the split, before any upload: the test split is closed for today."""
+    def _full(user: str | None, split_: str) -> Quota | None:
+        """The user's quota when the test split is picked and none is left today, else ``None``."""
         if user is None or split_ != Split.TEST:
-            return ""
+            return None
         with shown():
             left = service.quota(user)
-        return views.note(about.no_test_left(left, service.clock()), "error") if left.left == 0 else ""
+        return left if left.left == 0 else None
+
+    def _split_note(user: str | None, split_: str) -> str:
+        """Said under the split, before any upload: the test split is closed for today."""
+        full = _full(user, split_)
+        return views.note(about.no_test_left(full, service.clock()), "error") if full else ""
 
     def run_check(path: str | None, split_: str, profile: gr.OAuthProfile | None):
         """The report (never an exception: a bad file is an answer, shown where the user looks).
@@ -124,10 +130,12 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
             services.warmup.wait()
             checked = service.validate(path, split_)
             uploads.hold(user, path)
-            full = _split_note(user, split_)  # a file that passed, but no test submission left today
-            report_ = views.report_html(checked, ready=not full) + full
-            hint = views.note(about.READY, "ok") if not full else full
-            return report_, gr.update(interactive=not full), "", hint
+            full = _full(user, split_)  # a file that passed, but no test submission left today
+            if full is None:
+                return views.report_html(checked), gr.update(interactive=True), "", views.note(about.READY, "ok")
+            report_ = views.report_html(checked, ready=False) + views.note(about.PASSED_BUT_FULL, "warn")
+            hint = views.note(about.submit_off_full(full, service.clock()), "error")
+            return report_, closed_, "", hint
         except Rejected as error:
             uploads.release(user, path)
             return views.rejected_html(str(error), error.report), closed_, "", views.note(about.NOT_CHECKED)

@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
@@ -20,6 +19,7 @@ from scoring import load_answer_key
 from scoring.examples import write_example
 from tests.browser.conftest import MAINTAINER, SHOTS, RunningApp, shot
 from tests.browser.helpers import LONG_MS, scored, sign_in, upload
+from tests.hardening.web import web_api
 
 pytestmark = pytest.mark.browser
 LAPTOP, PHONE = (1440, 900), (390, 844)
@@ -179,6 +179,9 @@ def test_the_quota_is_told_in_words_before_upload_and_submit_stays_off(page_at, 
     top_on_screen(page, "#split-quota")
     upload(page, "submit-file", files["test-4"])
     expect(page.locator("#validation-report")).to_contain_text("Submit is off for the test split", timeout=LONG_MS)
+    expect(page.locator("#submit-why")).to_contain_text(
+        re.compile(r"Submit is off: no test submissions left today; the next one frees at")
+    )
     expect(page.locator("#validation-report")).not_to_contain_text("You can submit this file")
     expect(page.get_by_role("button", name="2 · Submit")).to_be_disabled()
     assert not ISO_STAMP.search(page.locator("#tab-submit").inner_text()), "a raw ISO time stamp on the page"
@@ -290,20 +293,28 @@ def test_i_choose_my_public_entry_withdraw_it_and_download_my_file(page_at, app:
 
 
 def test_a_forged_call_for_another_users_submission_is_refused_over_http(app: RunningApp, files):
+    """The page's own endpoints, called with raw HTTP: another user's id is refused, the owner's works."""
     service = service_of(app)
     meta = {"model": "Victim-Entry", "contact_email": "v@example.org"}
     victim = service.submit(files["test-3"], split="test", user="victor", metadata=meta, publish=True).submission_id
     scored(service, victim)
     service.approve(victim, MAINTAINER)
-    with httpx.Client(base_url=app.url, timeout=60, headers={"Origin": app.url}) as client:
-        assert client.post("/local-auth/sign-in", data={"user": "mallet"}).status_code == 303
-        for name in ("withdraw", "choose_public", "cancel"):
-            event = client.post(f"/gradio_api/call/{name}", json={"data": [victim, ""]}).json()["event_id"]
-            answer = client.get(f"/gradio_api/call/{name}/{event}").text
-            assert "event: error" in answer or "belongs to another user" in answer, (name, answer[:400])
-            assert "is withdrawn" not in answer and "your public entry" not in answer, answer[:400]
+    mallet = web_api.sign_in(app.url, "mallet")
+    assert web_api.call(app.url, "refresh", [None, None], mallet, "mallet-page").ok  # her own list: empty
+    for name in ("withdraw", "choose_public", "cancel"):
+        for session in ("mallet-page", None):
+            answer = web_api.call(app.url, name, [victim, ""], mallet, session)
+            refused = not answer.ok or "belongs to another user" in answer.text
+            assert refused and "is withdrawn" not in answer.text, (name, answer.text[:400])
     assert victim in {r["submission_id"] for r in service.public_table()}
     assert [e["action"] for e in service.audit_log(MAINTAINER, victim)] == ["submit", "finished", "approve"]
+
+    victor = web_api.sign_in(app.url, "victor")  # the same call by the owner goes through
+    assert web_api.call(app.url, "refresh", [None, None], victor, "victor-page").ok
+    answer = web_api.call(app.url, "withdraw", [victim, ""], victor, "victor-page")
+    assert answer.ok and f"{victim} is withdrawn" in answer.text, answer.text[:400]
+    assert victim not in {r["submission_id"] for r in service.public_table()}
+    assert [e["who"] for e in service.audit_log(MAINTAINER, victim)][-1] == "victor"
 
 
 # -- 10. About: example files are downloads, with nothing to remove ---------------------------------

@@ -188,9 +188,10 @@ def test_the_published_table_carries_the_intervals(service: Leaderboard, board):
 
 def test_a_rescore_recomputes_the_intervals(service: Leaderboard, board):
     publisher = service.publisher
-    before = publisher.totals.reads
+    before, computed = publisher.totals.reads, publisher.totals.computed
     publisher.rows()
     assert publisher.totals.reads == before  # unchanged results: the per-row scores are not read again
+    assert publisher.totals.computed == computed  # nor the intervals computed again
     service.rescore(by=MAINTAINER)
     service.worker.drain()
     assert service.worker.publisher is publisher

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 
 from leaderboard.results import read_rows
 from leaderboard.storage import Storage
-from leaderboard.uncertainty import OVERALL, Resampled, SceneTotals, interval, rank_ranges, resample, scene_totals
+from leaderboard.uncertainty import OVERALL, Resampled, SceneTotals, rank_ranges, resample, scene_totals
 
 log = logging.getLogger(__name__)
 
@@ -90,11 +90,11 @@ def _fill_split(board: list[Row], totals: Mapping[str, SceneTotals]) -> None:
 
 def _fill_row(row: Row, entry: str, resampled: Resampled) -> None:
     if _number(row.get("score")):
-        row["score_ci"] = interval(resampled.column(entry, OVERALL))
+        row["score_ci"] = resampled.intervals.get((entry, OVERALL))
     per_embodiment = row.get("per_embodiment")
     if isinstance(per_embodiment, dict):
         row["per_embodiment_ci"] = {
-            name: interval(resampled.column(entry, ("per_embodiment", name))) if _number(value) else None
+            name: resampled.intervals.get((entry, ("per_embodiment", name))) if _number(value) else None
             for name, value in per_embodiment.items()
         }
 

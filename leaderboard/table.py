@@ -20,7 +20,7 @@ from leaderboard.records import FAILED, SPLITS, Reported, Split
 from leaderboard.registry import Entry, Registry
 from leaderboard.results import read_summary
 from leaderboard.storage import Storage
-from leaderboard.uncertainty_table import CI_COLUMNS, TotalsCache, with_uncertainty
+from leaderboard.uncertainty_table import CI_COLUMNS, TotalsCache
 from scoring.summary import SUMMARY_FIELDS, Summary
 
 log = logging.getLogger(__name__)
@@ -121,7 +121,7 @@ def public_rows(registry: Registry, totals: TotalsCache | None = None) -> list[d
         value = float(score) if isinstance(score, int | float) else 0.0
         return (order.get(str(row["split"]), 9), score is None, -value, row["submitted_at"] or "")
 
-    return with_uncertainty(sorted(rows, key=rank), scene_totals)
+    return totals.annotated(sorted(rows, key=rank), scene_totals)
 
 
 def table_bytes(rows: list[dict[str, object]]) -> bytes:

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 import numpy as np
 from numpy.typing import NDArray
@@ -53,6 +53,21 @@ class SceneTotals:
     @property
     def scenes(self) -> set[str]:
         return set(self.counts.get(OVERALL, {}))
+
+    @cached_property
+    def arrays(self) -> tuple[tuple[str, ...], dict[GroupKey, tuple[NDArray[np.float64], NDArray[np.float64]]]]:
+        """The same as arrays over the entry's scenes in sorted order (0 where a group has no row):
+        made once per entry, so a rebuild stacks columns instead of walking dicts."""
+        order = tuple(sorted(self.scenes))
+        at = {scene: i for i, scene in enumerate(order)}
+        out = {}
+        for group, counts in self.counts.items():
+            positions = np.fromiter((at[scene] for scene in counts), dtype=np.intp, count=len(counts))
+            sums, drawn = np.zeros(len(order)), np.zeros(len(order))
+            drawn[positions] = np.fromiter(counts.values(), dtype=np.float64, count=len(counts))
+            sums[positions] = np.fromiter((self.sums[group].get(s, 0.0) for s in counts), dtype=np.float64)
+            out[group] = (sums, drawn)
+        return order, out
 
 
 def scene_totals(
@@ -99,11 +114,29 @@ class Resampled:
     columns: list[tuple[str, GroupKey]]  # (entry id, group) of each column
     values: NDArray[np.float64]  # (RESAMPLES, columns); NaN where a resample drew no row of the group
 
+    @cached_property
+    def _where(self) -> dict[tuple[str, GroupKey], int]:
+        return {column: j for j, column in enumerate(self.columns)}
+
     def column(self, entry: str, group: GroupKey = OVERALL) -> NDArray[np.float64] | None:
-        try:
-            return self.values[:, self.columns.index((entry, group))]
-        except ValueError:
-            return None
+        j = self._where.get((entry, group))
+        return None if j is None else self.values[:, j]
+
+    @cached_property
+    def intervals(self) -> dict[tuple[str, GroupKey], Interval | None]:
+        """Every column's percentile interval, computed together (one quantile call, not one a column)."""
+        if not self.columns:
+            return {}
+        values = self.values
+        gaps = np.asarray(np.isnan(values).any(axis=0))
+        ends = np.quantile(np.where(gaps, 0.0, values), QUANTILES, axis=0)  # columns without NaN (nearly all)
+        out: dict[tuple[str, GroupKey], Interval | None] = {}
+        for j, column in enumerate(self.columns):
+            if gaps[j]:
+                out[column] = interval(values[:, j])
+            else:
+                out[column] = [round(float(ends[0, j]), DECIMALS), round(float(ends[1, j]), DECIMALS)]
+        return out
 
 
 def resample(totals: Mapping[str, SceneTotals], groups: Mapping[str, Iterable[GroupKey]] | None = None) -> Resampled:
@@ -112,7 +145,8 @@ def resample(totals: Mapping[str, SceneTotals], groups: Mapping[str, Iterable[Gr
     Scenes are the union of the entries' scenes in sorted order (an entry has a row for every
     expected row of its split, so the entries of one split normally share them all).
     """
-    scenes = sorted(set().union(*(t.scenes for t in totals.values()))) if totals else []
+    orders = {t.arrays[0] for t in totals.values()}
+    scenes = next(iter(orders)) if len(orders) == 1 else tuple(sorted(set().union(*orders)))
     index = {scene: i for i, scene in enumerate(scenes)}
     columns = [
         (entry, group)
@@ -122,11 +156,13 @@ def resample(totals: Mapping[str, SceneTotals], groups: Mapping[str, Iterable[Gr
     ]
     sums = np.zeros((len(scenes), len(columns)))
     counts = np.zeros((len(scenes), len(columns)))
+    rows_of: dict[str, NDArray[np.intp] | slice] = {}  # an entry's scenes' places among all (all, normally)
     for j, (entry, group) in enumerate(columns):
-        for scene, value in totals[entry].sums[group].items():
-            sums[index[scene], j] = value
-        for scene, count in totals[entry].counts[group].items():
-            counts[index[scene], j] = count
+        order, arrays = totals[entry].arrays
+        if entry not in rows_of:
+            same = order == scenes
+            rows_of[entry] = slice(None) if same else np.fromiter((index[s] for s in order), dtype=np.intp)
+        sums[rows_of[entry], j], counts[rows_of[entry], j] = arrays[group]
     if not scenes:
         return Resampled(columns, np.empty((RESAMPLES, len(columns))))
     weights = resample_weights(len(scenes))

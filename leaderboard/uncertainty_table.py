@@ -14,7 +14,7 @@ from collections.abc import Mapping
 
 from leaderboard.results import read_rows
 from leaderboard.storage import Storage
-from leaderboard.uncertainty import OVERALL, Resampled, SceneTotals, interval, rank_ranges, resample, scene_totals
+from leaderboard.uncertainty import OVERALL, Resampled, SceneTotals, rank_ranges, resample, scene_totals
 
 log = logging.getLogger(__name__)
 
@@ -28,7 +28,9 @@ class TotalsCache:
     def __init__(self, store: Storage) -> None:
         self.store = store
         self._kept: dict[str, tuple[object, SceneTotals | None]] = {}
+        self._last: tuple[str, list[Row]] | None = None  # the last table annotated, and what it gave
         self.reads = 0
+        self.computed = 0  # tables annotated afresh (a worker round with no change annotates none)
 
     def get(self, submission_id: str, version: object) -> SceneTotals | None:
         """The totals of ``submission_id`` whose summary is ``version`` (None without stored rows)."""
@@ -44,6 +46,15 @@ class TotalsCache:
     def forget_except(self, keep: set[str]) -> None:
         for gone in set(self._kept) - keep:
             del self._kept[gone]
+
+    def annotated(self, rows: list[Row], totals: Mapping[str, SceneTotals]) -> list[Row]:
+        """``with_uncertainty(rows, totals)``, remembered: the worker rebuilds the table every round,
+        and the same rows with the same results give the same intervals (a fixed seed)."""
+        key = repr((rows, sorted((i, repr(self._kept[i][0])) for i in totals if i in self._kept)))
+        if self._last is None or self._last[0] != key:
+            self._last = (key, with_uncertainty(rows, totals))
+            self.computed += 1
+        return [dict(row) for row in self._last[1]]
 
 
 def with_uncertainty(rows: list[Row], totals: Mapping[str, SceneTotals]) -> list[Row]:
@@ -79,11 +90,11 @@ def _fill_split(board: list[Row], totals: Mapping[str, SceneTotals]) -> None:
 
 def _fill_row(row: Row, entry: str, resampled: Resampled) -> None:
     if _number(row.get("score")):
-        row["score_ci"] = interval(resampled.column(entry, OVERALL))
+        row["score_ci"] = resampled.intervals.get((entry, OVERALL))
     per_embodiment = row.get("per_embodiment")
     if isinstance(per_embodiment, dict):
         row["per_embodiment_ci"] = {
-            name: interval(resampled.column(entry, ("per_embodiment", name))) if _number(value) else None
+            name: resampled.intervals.get((entry, ("per_embodiment", name))) if _number(value) else None
             for name, value in per_embodiment.items()
         }
 

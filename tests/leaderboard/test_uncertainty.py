@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import settings as hypothesis_settings
+from hypothesis import strategies as st
 
 from leaderboard.service import Leaderboard
 from leaderboard.table import COLUMNS
@@ -83,6 +86,15 @@ def test_the_resampled_statistic_is_the_summarys_aggregate():
     ]:
         point = sum(totals.sums[group].values()) / sum(totals.counts[group].values())
         assert point == pytest.approx(expected, abs=1e-9)
+
+
+@hypothesis_settings(max_examples=25, deadline=None)
+@given(shift=st.floats(-50, 50), seed=st.integers(0, 10_000))
+def test_shifting_every_score_shifts_the_interval(shift: float, seed: int):
+    """With every row valid, adding ``shift`` to each score moves both ends by ``shift`` (same resamples)."""
+    rows = fake_rows(40, seed=seed, invalid=0.0)
+    moved = [dict(r, score=repr(float(r["score"]) + shift)) for r in rows]
+    assert ci(moved) == pytest.approx([end + shift for end in ci(rows)], abs=1e-5)
 
 
 def test_scenes_not_rows_are_resampled():
@@ -176,9 +188,10 @@ def test_the_published_table_carries_the_intervals(service: Leaderboard, board):
 
 def test_a_rescore_recomputes_the_intervals(service: Leaderboard, board):
     publisher = service.publisher
-    before = publisher.totals.reads
+    before, computed = publisher.totals.reads, publisher.totals.computed
     publisher.rows()
     assert publisher.totals.reads == before  # unchanged results: the per-row scores are not read again
+    assert publisher.totals.computed == computed  # nor the intervals computed again
     service.rescore(by=MAINTAINER)
     service.worker.drain()
     assert service.worker.publisher is publisher

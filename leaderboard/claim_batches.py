@@ -119,7 +119,8 @@ class Batch:
         """One commit: the waiting claims' leases renewed (``renewed``), and the outcomes so far."""
         with self.lock:
             changes: list[Change] = [(c, renewed(c), {}) for c in self.waiting] + self.done
-            landed = commit_claims(self.store, changes, "heartbeat" if not self.done else _action(self.done))
+            action = f"heartbeat and {_action(self.done)}" if self.done else "heartbeat"  # the ids: all of them
+            landed = commit_claims(self.store, changes, action)
             kept = [c for c in self.waiting if any(c is k for k in landed)]  # a lost lease is not renewed
             lost = len(self.waiting) - len(kept)
             self.waiting, self.done = kept, []

@@ -228,7 +228,7 @@ class _Child:
             self.wanted.clear()
             try:
                 while worker.run_once() is not None:
-                    for submission_id in worker.scored:  # a batch on a Hub store scores several
+                    for submission_id in worker.scored:  # a batch (on the Hub) scores several at once
                         self.emit(f"scored {submission_id}")
                 worker.drain()  # the queue is empty: this re-syncs the public table (and takes a late arrival)
             except StorageError as error:  # the store is unreachable: the next round tries again

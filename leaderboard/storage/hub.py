@@ -14,14 +14,14 @@ acknowledged without a second commit.
 re-based after a 412 only when the new head still holds the expected bytes, and otherwise raises
 ``Conflict`` (the caller re-reads and decides again). See docs/HUB.md.
 
-This module is the only one in ``leaderboard/storage`` that imports ``huggingface_hub``.
+The write is in ``hub_commit.py`` (a mixin); with ``hub_calls.py`` (timeouts, retries) these are the only
+modules of ``leaderboard`` that import ``huggingface_hub``.
 """
 
 from __future__ import annotations
 
 import builtins  # the class's own method `list` shadows the builtin in annotations
 import errno
-import hashlib
 import logging
 import random
 import threading
@@ -30,11 +30,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
-from huggingface_hub import CommitOperationAdd, CommitOperationDelete, HfApi, RepoFile
+from huggingface_hub import HfApi, RepoFile
 from huggingface_hub.errors import RemoteEntryNotFoundError
-from huggingface_hub.utils.sha import git_hash
 
-from leaderboard.storage.base import CommitLimitReached, Conflict, Storage, StorageError, check_path
+from leaderboard.storage.base import Storage, StorageError, check_path
 from leaderboard.storage.commit_log import CommitLog, CommitQuota, QuotaState
 from leaderboard.storage.hub_cache import ReadCache
 from leaderboard.storage.hub_calls import (
@@ -42,10 +41,10 @@ from leaderboard.storage.hub_calls import (
     bound_client_timeouts,
     brief,
     classify,
-    is_commit_quota,
     is_transient,
     retry_after,
 )
+from leaderboard.storage.hub_commit import REPO_TYPE, HubCommits, top_folder
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -54,18 +53,11 @@ DEFAULT_RETRY = RetryPolicy()
 HUB_QUOTA = CommitQuota()  # 128 commits per repository per hour
 __all__ = ["HubStorage", "RetryPolicy", "is_transient"]
 
-REPO_TYPE = "dataset"
 # Files the Hub itself puts in every new repository; not part of the shared layout.
 HUB_OWN_FILES = frozenset({".gitattributes"})
 
 
-def _same_content(info: RepoFile, data: bytes) -> bool:
-    if info.lfs is not None:
-        return info.lfs.sha256 == hashlib.sha256(data).hexdigest()
-    return info.blob_id == git_hash(data)
-
-
-class HubStorage(Storage):
+class HubStorage(HubCommits, Storage):
     """Files of the Hub dataset repository ``repo_id`` (branch ``main``); created on first use.
 
     ``api`` is any object with the ``HfApi`` methods used here (tests pass a fake).
@@ -132,7 +124,7 @@ class HubStorage(Storage):
     def read(self, path: str) -> bytes | None:
         check_path(path)
         sha = self.head()
-        info = self._folder(sha, _top(path)).get(path)
+        info = self._folder(sha, top_folder(path)).get(path)
         if info is None:
             return None
         cached = self._reads.blob(info.blob_id)
@@ -161,7 +153,7 @@ class HubStorage(Storage):
         prefix = prefix.rstrip("/")
         if prefix:
             check_path(prefix)
-        files = self._folder(self.head(), _top(prefix + "/") if prefix else _EVERYTHING)
+        files = self._folder(self.head(), top_folder(prefix + "/") if prefix else _EVERYTHING)
         under = prefix + "/" if prefix else ""
         return sorted(p for p in files if p.startswith(under))
 
@@ -185,115 +177,6 @@ class HubStorage(Storage):
         files = self._call(f"list {folder or 'the top level'!r}", tree)
         self._reads.keep_folder(sha, folder, files)
         return files
-
-    # -- the one write -----------------------------------------------------------------------
-
-    def _commit(
-        self, puts: dict[str, bytes], deletes: builtins.list[str], message: str, expect: dict[str, bytes | None] | None
-    ) -> None:
-        with self._commit_lock:
-            refused_until = self._commits.state().refused_until
-            if refused_until is not None:  # the Hub said no commit fits before then: do not ask again
-                raise CommitLimitReached(refused_until)
-            self._ensure_repo()
-            self._commit_with_retries(puts, deletes, message or "update", expect)
-
-    def _commit_with_retries(
-        self,
-        puts: dict[str, bytes],
-        deletes: builtins.list[str],
-        message: str,
-        expect: dict[str, bytes | None] | None = None,
-    ) -> None:
-        start = self._clock()
-        parent = self._head  # last known head: a stale one costs a 412 and a re-base
-        unanswered: str | None = None  # parent of the last commit sent without an answer: it may have landed
-        attempt = 0
-        while True:
-            attempt, sent = attempt + 1, None
-            try:
-                if parent is None:
-                    parent = self._fetch_head()
-                if unanswered is not None and parent != unanswered and self._holds(parent, puts, deletes):
-                    log.info("%s: a commit whose response was lost had landed", self.repo_id)
-                    self._commits.record()
-                    return self._landed(parent, puts, deletes)
-                if expect is not None and not self._expected(parent, expect):
-                    raise Conflict(
-                        f"commit {message!r} to {self.repo_id}: {', '.join(sorted(expect))} changed since it was "
-                        "read; nothing was stored",
-                        outcome_unknown=unanswered is not None,  # it may have landed and been overwritten
-                    )
-                operations = self._operations(parent, puts, deletes)
-                if not operations:  # only deletes, of files already gone
-                    return self._landed(parent, puts, deletes)
-                sent = parent
-                info = self._api.create_commit(
-                    self.repo_id, operations, commit_message=message, repo_type=REPO_TYPE, parent_commit=parent
-                )
-                if info.oid != parent:  # the client skips a commit that changes nothing and answers the head
-                    self._commits.record()
-                return self._landed(info.oid, puts, deletes)
-            except Exception as err:
-                kind = classify(err)
-                if kind is None:
-                    raise
-                if kind == "fatal":
-                    raise StorageError(
-                        f"commit to {self.repo_id}: the Hub refused it: {brief(err)}",
-                        outcome_unknown=unanswered is not None,  # an earlier attempt may have landed
-                    ) from err
-                if kind == "unavailable" and sent is not None:
-                    unanswered = sent
-                if kind == "throttled" and sent is not None and is_commit_quota(err):
-                    # An hour-long window: waiting within a minute's budget cannot help. Refuse at once, in words.
-                    self._commits.refused(retry_after(err))
-                    if unanswered is None:
-                        raise CommitLimitReached(self._commits.state().free_at(1, self._commits.clock())) from err
-                    return self._give_up(attempt, start, err, True, puts, deletes)
-                wait = self._wait(kind, attempt, err)
-                if attempt >= self._retry.max_attempts or self._clock() + wait > start + self._retry.budget_s:
-                    return self._give_up(attempt, start, err, unanswered is not None, puts, deletes)
-                log.warning("%s: commit attempt %d failed (%s); retrying in %.1f s", self.repo_id, attempt, kind, wait)
-                self._sleep(wait)
-                parent = self._try(self._fetch_head) or parent
-
-    def _operations(self, parent: str, puts: dict[str, bytes], deletes: builtins.list[str]) -> builtins.list[Any]:
-        """Fresh operations for one attempt (the client refuses to reuse them); deletes of absent files dropped."""
-        present = self._present(parent, deletes) if deletes else set()
-        operations: builtins.list[Any] = [
-            CommitOperationAdd(path_in_repo=p, path_or_fileobj=d) for p, d in puts.items()
-        ]
-        return operations + [CommitOperationDelete(path_in_repo=p, is_folder=False) for p in deletes if p in present]
-
-    def _give_up(
-        self,
-        attempts: int,
-        start: float,
-        err: Exception,
-        maybe_landed: bool,
-        puts: dict[str, bytes],
-        deletes: builtins.list[str],
-    ) -> None:
-        """Acknowledge a change found at the head after all, or raise ``StorageError``."""
-        outcome, unknown = "nothing was stored", False
-        if maybe_landed:  # one last look, outside the budget
-            head = self._try(self._fetch_head)
-            found = self._try(lambda: self._holds(head, puts, deletes)) if head is not None else None
-            if found:
-                log.info("%s: a commit whose response was lost had landed after all", self.repo_id)
-                self._commits.record()
-                return self._landed(str(head), puts, deletes)
-            if found is None:
-                outcome, unknown = "the Hub did not answer, so the change may still appear, unacknowledged", True
-        if not unknown and is_commit_quota(err):
-            log.warning("%s: commit refused, the hourly commit limit is reached: %s", self.repo_id, brief(err))
-            raise CommitLimitReached(self._commits.state().free_at(1, self._commits.clock())) from err
-        spent = self._clock() - start
-        raise StorageError(
-            f"commit to {self.repo_id}: gave up after {attempts} attempts in {spent:.0f} s ({brief(err)}); {outcome}",
-            outcome_unknown=unknown,
-        ) from err
 
     # -- helpers -----------------------------------------------------------------------------
 
@@ -346,56 +229,11 @@ class HubStorage(Storage):
             self._head, self._head_at = sha, self._clock()
         return sha
 
-    def _present(self, sha: str, paths: builtins.list[str]) -> set[str]:
-        infos = self._api.get_paths_info(self.repo_id, paths, revision=sha, repo_type=REPO_TYPE)
-        return {i.path for i in infos if isinstance(i, RepoFile)}
-
-    def _expected(self, sha: str, expect: dict[str, bytes | None]) -> bool:
-        """Whether each path in ``expect`` holds exactly those bytes at ``sha`` (``None``: absent).
-
-        Answered from the listings when the caller read the paths at ``sha`` (the usual case: read,
-        decide, commit on that head); otherwise by one ``get_paths_info`` call.
-        """
-        files: dict[str, RepoFile] = {}
-        unknown = []
-        for path in expect:
-            listed = self._reads.folder(sha, _top(path))
-            if listed is None:
-                unknown.append(path)
-            elif path in listed:
-                files[path] = listed[path]
-        if unknown:
-            infos = self._api.get_paths_info(self.repo_id, unknown, revision=sha, repo_type=REPO_TYPE)
-            files.update({i.path: i for i in infos if isinstance(i, RepoFile)})
-        for path, data in expect.items():
-            if (path in files) != (data is not None) or (data is not None and not _same_content(files[path], data)):
-                return False
-        return True
-
     def _cache_error(self, path: str, error: OSError) -> StorageError:
         """A download that could not be written to the Hub download cache, said plainly."""
         where = self._cache_dir or "the default Hub cache"
         problem = "is full" if error.errno == errno.ENOSPC else f"cannot be written ({error.strerror or error})"
         return StorageError(f"{self.repo_id}: cannot read {path!r}: the Hub download cache {where} {problem}")
-
-    def _holds(self, sha: str, puts: dict[str, bytes], deletes: builtins.list[str]) -> bool:
-        """Whether the tree at ``sha`` has every put byte for byte and none of the deletes."""
-        infos = self._api.get_paths_info(self.repo_id, [*puts, *deletes], revision=sha, repo_type=REPO_TYPE)
-        files = {i.path: i for i in infos if isinstance(i, RepoFile)}
-        return all(p in files and _same_content(files[p], d) for p, d in puts.items()) and not (
-            files.keys() & set(deletes)
-        )
-
-    def _landed(self, sha: str, puts: dict[str, bytes], deletes: builtins.list[str]) -> None:
-        with self._lock:
-            self._head, self._head_at = sha, self._clock()
-        for data in puts.values():  # a writer reads its own writes without downloading them
-            self._reads.keep_blob(git_hash(data), data)
-
-
-def _top(path: str) -> str:
-    """The top-level folder whose listing holds ``path`` (``""`` for a file at the top level)."""
-    return path.split("/", 1)[0] if "/" in path else ""
 
 
 _EVERYTHING = "/"  # the key of a full, recursive listing (no folder is named "/")

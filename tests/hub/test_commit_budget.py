@@ -258,3 +258,28 @@ def test_two_processes_share_one_commit_log_and_a_torn_log_starts_afresh(tmp_pat
     assert app.state().used == 2 and "rewritten from this process's count" in caplog.text  # what it knew stands
     app.record()
     assert json.loads(path.read_text())["commits"] == [clock.start + 100] * 2 + [clock.now()]
+
+
+def test_a_long_batch_writes_its_outcomes_with_each_heartbeat(deployed: LocalHub, keys, tmp_path, monkeypatch):
+    import dataclasses
+
+    import leaderboard.worker as worker_module
+
+    hub = deployed
+    service = quota_service(hub, tmp_path / "space", tmp_path / "keys", HOUR)
+    made = uploads(tmp_path / "files", keys, 3)
+    ids = [submit(service, upload) for upload in made]
+    service.worker.settings = dataclasses.replace(service.settings, lease_s=0.9)  # a heartbeat every 0.3 s
+    real = worker_module.score_submission
+
+    def slow(*args, **kwargs):  # each file takes 0.5 s: the batch outlives two heartbeats
+        time.sleep(0.5)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(worker_module, "score_submission", slow)
+    assert service.worker.drain() == 3
+    messages = [m.split(":")[0] for m in commits_in(hub, REQUESTS, since=1 + len(ids))]
+    print(f"\nthe batch's commits: {messages}")
+    assert messages[0] == "claim 3 jobs" and messages[-1].startswith("finished")
+    assert any(m.startswith("heartbeat and finished") for m in messages)  # outcomes did not wait for the end
+    check_scored_once(hub, service, made, keys, service.settings.baseline_raw)

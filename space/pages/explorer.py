@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.typing import NDArray
 from PIL import Image, ImageDraw
-from scipy.ndimage import binary_dilation
+from scipy.ndimage import binary_dilation, binary_erosion
 
 from leaderboard.errors import InvalidAction, NotAuthorised, NotFound
 from leaderboard.records import Split
@@ -23,8 +23,8 @@ from leaderboard.service import Leaderboard
 from scoring import AnswerKey, GroundTruth, RowScore, SubmissionError, parse_prediction, read_submission, score_row
 from scoring.field import penalty_field
 from scoring.geometry import line_pixels
-from scoring.penalty_table import penalty_lookup
 from scoring.row import prediction_as_compared
+from space.pages.html import esc
 
 TRUTH = (34, 197, 94)  # green: the expert traces
 TRUTH_OTHER = (134, 239, 172)
@@ -32,13 +32,25 @@ PREDICTION = (37, 99, 235)  # blue: the predicted trace
 CHARGED = (249, 115, 22)  # orange: predicted pixels that paid a penalty
 PENALTY = (220, 38, 38)  # red: where a trace would be charged
 OUTLINE = (255, 255, 255)
+# The filled penalty layer in three steps of the per-pixel cost (the table's costs run 80-800), each an
+# opacity of PENALTY, so the legend can show every shade drawn: a smooth ramp tinted a street scene in
+# many reds, and the road's dark band (the highest cost) was in no legend (issue 10, defect 8).
+PENALTY_BANDS = (
+    (160.0, 50, "low cost (80–160)"),
+    (400.0, 95, "medium (240–400)"),
+    (float("inf"), 145, "high (480–800)"),
+)
 
 
 @dataclass(frozen=True)
 class Layers:
+    """What is drawn. By default the penalty regions are only outlined: filled, they tint most of a street
+    scene red (everything that is not the embodiment's own ground), hiding the photo; the fill is one click away."""
+
     truths: bool = True
     prediction: bool = True
-    penalty: bool = True
+    penalty: bool = False  # the penalty regions filled, in PENALTY_BANDS
+    outline: bool = True  # the penalty regions' edges only
 
 
 @dataclass(frozen=True)
@@ -86,9 +98,11 @@ def picture(
     if image.size != (sample.width, sample.height):
         image = image.resize((sample.width, sample.height))
     field_ = penalty_field(labels, truths[chosen].pixels, embodiment) if chosen is not None else None
+    width = max(2, round(min(sample.width, sample.height) / 160))
     if layers.penalty and field_ is not None:
         image = _shade(image, field_)
-    width = max(2, round(min(sample.width, sample.height) / 160))
+    if layers.outline and field_ is not None:
+        image = _paint(image, _edge(field_ > 0, width), 0, PENALTY)  # ~4 px where a 1440 px photo is shown ~800 px wide
     draw = ImageDraw.Draw(image)
     if layers.truths:
         order = [i for i in range(len(truths)) if i != chosen] + ([chosen] if chosen is not None else [])
@@ -146,22 +160,31 @@ def _paint(image: Image.Image, mask: NDArray[np.bool_], radius: int, colour: tup
     whole image, whatever the number of pixels (one drawing call per pixel took 6-7 s on a
     2,000-point zigzag, issue 14)."""
     y, x = np.ogrid[-radius : radius + 1, -radius : radius + 1]
-    dots = binary_dilation(mask, structure=x * x + y * y <= radius * radius)
+    dots = binary_dilation(mask, structure=x * x + y * y <= radius * radius) if radius else mask
     pixels = np.asarray(image).copy()
     pixels[dots] = colour
     return Image.fromarray(pixels)
 
 
 def _shade(image: Image.Image, field_: NDArray[np.float64]) -> Image.Image:
-    """Tint charged pixels red, stronger where the penalty is higher (same scale for every embodiment)."""
-    top = max(float(v.max()) for v in penalty_lookup().values()) or 1.0
-    alpha = np.where(field_ > 0, 40 + 80 * np.clip(field_ / top, 0, 1), 0).astype(np.uint8)
+    """Tint charged pixels red, in the opacity of their ``PENALTY_BANDS`` band (same bands for every embodiment)."""
+    alpha = np.zeros(field_.shape, dtype=np.uint8)
+    low = 0.0
+    for top, opacity, _ in PENALTY_BANDS:
+        alpha[(field_ > low) & (field_ <= top)] = opacity
+        low = top
     overlay = np.zeros((*field_.shape, 4), dtype=np.uint8)
     overlay[..., :3] = PENALTY
     overlay[..., 3] = alpha
     base = image.convert("RGBA")
     base.alpha_composite(Image.fromarray(overlay, "RGBA"))
     return base.convert("RGB")
+
+
+def _edge(mask: NDArray[np.bool_], width: int) -> NDArray[np.bool_]:
+    """The inner rim of ``mask``, ``width`` pixels thick (the image's border is not an edge)."""
+    inner = binary_erosion(mask, iterations=width, border_value=1)
+    return mask & ~inner
 
 
 def _trace(
@@ -195,6 +218,63 @@ def _notes(prediction: NDArray[np.float64] | None, width: int, height: int) -> l
     if np.all((points >= 0) & (points <= 1)):
         notes.append("every coordinate is within [0, 1]: normalised output is scored as pixels, never rescaled")
     return notes
+
+
+def _swatch(style: str, label: str) -> str:
+    return f'<span><i style="{style}"></i>{esc(label)}</span>'
+
+
+def _rgb(colour: tuple, alpha: float = 1.0) -> str:
+    return f"rgba({colour[0]},{colour[1]},{colour[2]},{alpha:.2f})"
+
+
+PHOTO_GREY = "#8a8a8a"  # what a band's swatch is drawn over: a photo's mid-tone, so it looks as in the picture
+
+
+def legend_html(layers: Layers) -> str:
+    """Every colour the picture shows with these layers, and nothing it does not show."""
+    items = []
+    if layers.truths:
+        items += [
+            _swatch(f"background:{_rgb(TRUTH)}", "expert trace compared (bold)"),
+            _swatch(f"background:{_rgb(TRUTH_OTHER)}", "other expert traces"),
+        ]
+    if layers.prediction:
+        items += [
+            _swatch(f"background:{_rgb(PREDICTION)}", "predicted trace (white dots: its points)"),
+            _swatch(f"background:{_rgb(CHARGED)}", "predicted pixel that paid a penalty"),
+        ]
+    if layers.outline:
+        items.append(
+            _swatch(f"background:{PHOTO_GREY};box-shadow:inset 0 0 0 2px {_rgb(PENALTY)}", "penalty region edge")
+        )
+    if layers.penalty:
+        for _, opacity, label in PENALTY_BANDS:
+            tint = _rgb(PENALTY, opacity / 255)
+            items.append(_swatch(f"background:linear-gradient({tint},{tint}),{PHOTO_GREY}", f"penalty region, {label}"))
+        items.append(_swatch(f"background:{PHOTO_GREY}", "no tint: no penalty (or within 35 px of the compared trace)"))
+    if layers.truths or layers.prediction:
+        items.append("<span>hollow dot: start · filled dot: goal</span>")
+    if not items:
+        items.append("<span>the photo alone: tick a layer under Show</span>")
+    return f'<div class="nt-legend" id="explorer-legend" role="list">{"".join(items)}</div>'
+
+
+def alt_text(pic: Picture, task: str, layers: Layers) -> str:
+    """What the picture shows, for people who cannot see it (screen readers; the image's ``alt``)."""
+    size = f"{pic.image.width}×{pic.image.height} px"
+    parts = [f"Validation image {pic.sample_id} ({size}) for a {pic.embodiment}: {task.strip().rstrip('.')}."]
+    if layers.truths and pic.n_truths:
+        which = f", trace {pic.truth_index + 1} compared" if pic.truth_index is not None and pic.n_truths > 1 else ""
+        parts.append(f"{pic.n_truths} expert trace{'s' if pic.n_truths > 1 else ''} in green{which}.")
+    if layers.prediction and pic.prediction_points:
+        paid = f"; {pic.charged_share:.0%} of its pixels paid a penalty (orange)" if pic.charged_share else ""
+        parts.append(f"The predicted trace of {pic.prediction_points} points in blue{paid}.")
+    if layers.penalty:
+        parts.append("Penalty regions filled red, darker where a pixel costs more.")
+    elif layers.outline:
+        parts.append("Penalty regions outlined in red.")
+    return " ".join(parts)
 
 
 class SubmissionTraces:

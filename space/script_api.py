@@ -40,6 +40,7 @@ from space.tokens import HubUnavailable, TokenRefused, TooManyLookups, WhoAmI, h
 
 log = logging.getLogger(__name__)
 
+AT_ONCE = 2  # submissions read and checked at once (a 64 MB file costs ~1.2 GB): as the Submit tab's checks
 MAX_FIELDS = 16  # the metadata fields, split, publish, file: a form with more is not ours
 MAX_FIELD_BYTES = 8 * 1024  # one text field (the longest, the description, is far shorter)
 IGNORED = ("user", "username")  # who submits is the token's, never the form's
@@ -58,6 +59,7 @@ def routes(services: Services, guard: Guard, whoami: WhoAmI | None = None) -> li
 class ScriptSubmit:
     def __init__(self, services: Services, guard: Guard, whoami: WhoAmI) -> None:
         self.services, self.guard, self.whoami = services, guard, whoami
+        self._slots: anyio.CapacityLimiter | None = None  # made on first use: it belongs to the server's event loop
 
     async def handle(self, request: Request) -> JSONResponse:
         token = _bearer(request.headers.get("authorization"))
@@ -76,9 +78,11 @@ class ScriptSubmit:
         refused = self._limits(user, length)
         if refused is not None:
             return refused
+        self._slots = self._slots or anyio.CapacityLimiter(AT_ONCE)
         try:
-            async with request.form(max_files=1, max_fields=MAX_FIELDS, max_part_size=MAX_FIELD_BYTES) as form:
-                return await self._submit(user, form)
+            async with self._slots:  # the others wait with their bodies unread
+                async with request.form(max_files=1, max_fields=MAX_FIELDS, max_part_size=MAX_FIELD_BYTES) as form:
+                    return await self._submit(user, form)
         except MultiPartException as error:  # a malformed body, too many fields, a field too long
             return _refuse(400, f"Not submitted: the body is not a form this route reads ({error.message}).")
 

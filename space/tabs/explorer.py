@@ -9,7 +9,7 @@ import gradio as gr
 from leaderboard.records import JobStatus, Split
 from scoring import AnswerKey
 from space.errors import shown
-from space.pages import about, explorer, views
+from space.pages import about, explorer, explorer_legend, views
 from space.pages.html import esc
 from space.services import Services
 
@@ -42,7 +42,7 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
             with gr.Column(scale=2):
                 # The figures first: beside the controls, above the picture, inside the first screen at 1440x900.
                 breakdown = gr.HTML(elem_id="explorer-breakdown")
-                legend = gr.HTML(explorer.legend_html(_layers(DEFAULT_LAYERS)), elem_id="explorer-legend-box")
+                legend = gr.HTML(explorer_legend.legend_html(_layers(DEFAULT_LAYERS)), elem_id="explorer-legend-box")
                 image = gr.Image(label="Validation image", type="pil", interactive=False, elem_id="explorer-image")
 
     def key() -> AnswerKey:
@@ -54,7 +54,7 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
             k = key()
             shown_layers = _layers(layers_)
             if not sample_id or sample_id not in k:
-                return gr.update(value=None, alt_text=None), "", "", explorer.legend_html(shown_layers)
+                return gr.update(value=None, alt_text=None), "", "", explorer_legend.legend_html(shown_layers)
             trace, why = None, None
             if submission_id:
                 user = auth.require_user(profile, "explore your submission")
@@ -69,12 +69,12 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
                 pic.notes,
                 why,
             )
-            alt = explorer.alt_text(pic, k.sample(sample_id).task, shown_layers)
+            alt = explorer_legend.alt_text(pic, k.sample(sample_id).task, shown_layers)
             return (
                 gr.update(value=pic.image, alt_text=alt),
                 text,
                 _task(k, sample_id),
-                explorer.legend_html(shown_layers),
+                explorer_legend.legend_html(shown_layers),
             )
 
     def open_tab(submission_id, sample_id, embodiment_, layers_, profile: gr.OAuthProfile | None):

@@ -80,7 +80,7 @@ def test_the_penalty_fill_is_off_by_default_and_its_bands_cover_the_cost_table(v
 
 
 def test_the_legend_names_what_is_drawn_and_the_alt_text_describes_it(validation_key):
-    from space.pages.explorer import alt_text, legend_html
+    from space.pages.explorer_legend import alt_text, legend_html
 
     assert "penalty region edge" in legend_html(Layers()) and "high (480–800)" not in legend_html(Layers())
     assert "high (480–800)" in legend_html(Layers(penalty=True)) and "no tint" in legend_html(Layers(penalty=True))

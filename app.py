@@ -79,7 +79,7 @@ def main(environ: dict[str, str] | None = None) -> None:
     signal.signal(signal.SIGTERM, _stop)  # `docker stop`, a Space restart: close the server, the scheduler, the worker
     log.info("serving on http://%s:%d (%s)", space.server_name, space.server_port, _mode(space))
     try:
-        launch(demo, settings, space)
+        launch(demo, settings, space, services)  # services: the scripted submission route too
     except KeyboardInterrupt:  # SIGTERM or Ctrl-C at any moment, even before launch() blocks: a clean stop
         pass
     finally:

@@ -19,6 +19,8 @@ from leaderboard import Settings
 from scoring import MAX_FILE_BYTES
 from space.auth import local_sign_in
 from space.guard import Guard, app_kwargs
+from space.script_api import routes as script_routes
+from space.services import Services
 from space.settings import SpaceSettings
 from space.theme import CSS, THEME
 
@@ -29,13 +31,20 @@ def private_paths(settings: Settings) -> list[str]:
     return sorted(str(Path(p).resolve()) for p in folders)
 
 
-def launch(demo: gr.Blocks, settings: Settings, space: SpaceSettings, **extra: Any) -> None:
-    """Start serving (blocks until the server stops; ``prevent_thread_lock=True`` in ``extra`` returns at once)."""
+def launch(
+    demo: gr.Blocks, settings: Settings, space: SpaceSettings, services: Services | None = None, **extra: Any
+) -> None:
+    """Start serving (blocks until the server stops; ``prevent_thread_lock=True`` in ``extra`` returns at once).
+
+    With ``services``, the scripted submission route too (``space/script_api.py``)."""
     demo.queue(default_concurrency_limit=4)
+    guard, base = Guard(space, MAX_FILE_BYTES), local_sign_in(space)
+    if services is not None:
+        base = {**base, "routes": [*base.get("routes", []), *script_routes(services, guard)]}
     demo.launch(
         server_name=space.server_name,
         server_port=space.server_port,
-        app_kwargs=app_kwargs(Guard(space, MAX_FILE_BYTES), local_sign_in(space)),
+        app_kwargs=app_kwargs(guard, base),
         allowed_paths=[],
         blocked_paths=private_paths(settings),
         max_file_size=MAX_FILE_BYTES,

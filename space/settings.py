@@ -40,6 +40,8 @@ class SpaceSettings:
     anonymous_calls_per_minute: int = 600  # event calls per client without a session
     max_call_kb: int = 64  # the body of one event call (not an upload)
     max_sessions: int = 10_000  # signed-in sessions the server keeps; the oldest is signed out past it
+    token_cache_s: int = 60  # how long a token's whoami answer is kept (a revoked token works this long)
+    token_lookups_per_minute: int = 20  # whoami calls to the Hub per client address (cache misses only)
 
     @property
     def on_space(self) -> bool:
@@ -68,6 +70,8 @@ class SpaceSettings:
             anonymous_calls_per_minute=_count(env, "ANONYMOUS_CALLS_PER_MINUTE", defaults.anonymous_calls_per_minute),
             max_call_kb=_count(env, "MAX_CALL_KB", defaults.max_call_kb),
             max_sessions=_count(env, "MAX_SESSIONS", defaults.max_sessions),
+            token_cache_s=_count(env, "TOKEN_CACHE_S", defaults.token_cache_s),
+            token_lookups_per_minute=_count(env, "TOKEN_LOOKUPS_PER_MINUTE", defaults.token_lookups_per_minute),
         )
 
 

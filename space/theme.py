@@ -57,6 +57,11 @@ CSS = """
 .nt-legend i { display: inline-block; width: 14px; height: 10px; border-radius: 2px; margin-right: 5px;
   vertical-align: middle; }
 .nt-task p { margin: 0.25em 0; }
+#explorer-breakdown code { white-space: pre-wrap; overflow-wrap: anywhere; }
+@media (max-width: 640px) {  /* a phone: the Explorer's figures fit the width, none behind a sideways scroll */
+  #explorer-components { min-width: 0; width: 100%; }
+  #explorer-components th, #explorer-components td { padding: 3px 4px; overflow-wrap: anywhere; }
+}
 .nt-facts th { width: 12rem; }
 #nt-header h1 { margin-bottom: 0; }
 """

@@ -61,9 +61,9 @@ READY = "Ready: check the details above, then submit."
 EXPLORER_HELP = (
     "See why a trace scores what it scores, on the **validation split** (its ground truth is public; the test "
     "split's never leaves the server). Pick a sample and an embodiment, or one row of your own validation "
-    "submission. Green: expert traces (the one compared, in bold). Blue: the predicted trace. Red tint: where a "
-    f"trace pays the embodiment's semantic penalty (more than {NEAR_DISTANCE:g} px from the compared expert "
-    "trace; stronger red costs more). Orange dots: predicted pixels that paid it."
+    "submission: its DTW, FDE and penalty come first, then the picture. A trace pays the embodiment's semantic "
+    f"penalty inside the red edges (more than {NEAR_DISTANCE:g} px from the compared expert trace); tick "
+    "*Penalty regions filled* to see them shaded by cost. The legend names every colour drawn."
 )
 
 MAINTAINERS_HELP = (

@@ -353,7 +353,12 @@ def row_breakdown(
         parts.append(note(why_no_trace, "warn"))
     if score is None:
         compared = f"expert trace {truth_index + 1} of {n_truths}" if truth_index is not None else "no expert trace"
-        parts.append(note(f"Ground truth only: {n_truths} expert trace(s); the red tint is for {compared}.", "info"))
+        parts.append(
+            note(
+                f"Ground truth only: {n_truths} expert trace(s); the penalty regions drawn are those of {compared}.",
+                "info",
+            )
+        )
     elif score.status != "valid":
         parts.append(note(f"This prediction is invalid ({score.reason}): the row scores 0.", "error"))
     else:

@@ -121,8 +121,9 @@ def fill_and_submit(page: Page, model: str) -> None:
 # -- 2. signed out: the form is closed and says why ------------------------------------------------
 
 
-def test_signed_out_the_form_is_closed_and_submit_says_why(page_at, app: RunningApp):
-    page = page_at(LAPTOP)
+@SIZES
+def test_signed_out_the_form_is_closed_and_submit_says_why(page_at, app: RunningApp, size):
+    page = page_at(size)
     page.goto(app.url)
     tab(page, "Submit")
     expect(page.locator("#quota")).to_contain_text("Sign in at the top to upload, check and submit a file")
@@ -130,8 +131,8 @@ def test_signed_out_the_form_is_closed_and_submit_says_why(page_at, app: Running
         expect(page.get_by_label(label)).to_be_disabled()
     expect(page.get_by_role("button", name="2 · Submit")).to_be_disabled()
     expect(page.locator("#submit-why")).to_contain_text("Submit is off: sign in at the top first")
-    seen(page, "submit-signed-out-1440")
-    sign_in(page, app.url, "sigrid")
+    seen(page, f"submit-signed-out-{size[0]}")
+    sign_in(page, app.url, f"sigrid{size[0]}")
     tab(page, "Submit")
     expect(page.get_by_label("Model name (required)")).to_be_enabled()
     expect(page.locator("#submit-why")).to_contain_text("Submit is off until your file has passed the check")
@@ -320,8 +321,9 @@ def test_a_forged_call_for_another_users_submission_is_refused_over_http(app: Ru
 # -- 10. About: example files are downloads, with nothing to remove ---------------------------------
 
 
-def test_about_example_files_are_plain_downloads(page_at, app: RunningApp):
-    page = page_at(LAPTOP)
+@SIZES
+def test_about_example_files_are_plain_downloads(page_at, app: RunningApp, size):
+    page = page_at(size)
     page.goto(app.url)
     tab(page, "About")
     examples = page.locator("#about-examples")
@@ -334,4 +336,4 @@ def test_about_example_files_are_plain_downloads(page_at, app: RunningApp):
     assert got.value.suggested_filename == "example_validation_noisy.tsv"
     assert Path(got.value.path()).read_text().startswith("sample_id")
     examples.scroll_into_view_if_needed()
-    seen(page, "about-examples-1440")
+    seen(page, f"about-examples-{size[0]}")

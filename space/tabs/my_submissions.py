@@ -69,6 +69,7 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
             cancel = gr.Button("Cancel: do not score it", visible=False, elem_id="my-cancel", variant="stop")
         done = gr.HTML(elem_id="my-action-note")  # what an action did (or why not), under its button
         detail = gr.HTML(elem_id="my-detail")
+        gr.Markdown(about.MY_MORE, elem_classes="nt-help")
         seen = gr.State("")  # what the page shows now, so an unchanged poll redraws nothing
         waiting = gr.State(None)  # (outcome count, monotonic time, ids waiting) at the last read of the store
         timer = gr.Timer(POLL_S, active=False)  # on only while something of the visitor's is waiting

@@ -103,10 +103,12 @@ def tab(page: Page, name: str) -> None:
     page.locator(".overflow-dropdown button", has_text=name).click()
 
 
-def inside_width(page: Page, locator) -> None:
+def on_screen(page: Page, locator) -> None:
+    """The element is wholly inside the viewport as it is now: no scrolling, sideways or down."""
     box, size = locator.bounding_box(), page.viewport_size
     assert box is not None and size is not None
     assert box["x"] >= 0 and box["x"] + box["width"] <= size["width"] + 1, (box, size)
+    assert box["y"] >= 0 and box["y"] + box["height"] <= size["height"] + 1, (box, size)
 
 
 def fill_and_submit(page: Page, model: str) -> None:
@@ -251,8 +253,9 @@ def test_on_a_phone_status_and_score_are_on_screen(page_at, app: RunningApp, fil
     expect(row).to_contain_text("FINISHED")
     status, score = row.locator("td").nth(1), row.locator("td").nth(2)
     expect(score).to_have_text(re.compile(r"-?\d+\.\d\d"))
-    inside_width(page, status)
-    inside_width(page, score)
+    page.evaluate("window.scrollTo(0, 0)")  # as the tab opens: the table starts in the first screen
+    on_screen(page, status)
+    on_screen(page, score)
     seen(page, "my-submissions-390")
 
 

@@ -185,10 +185,9 @@ def _perform(service, action: str, submission_id: str, user: str) -> str:
             "maintainers' audit log; choose it again to bring it back."
         )
     service.cancel(submission_id, user)
-    return (
-        f"{submission_id} is cancelled: it will not be scored, and a test submission's place in your quota "
-        "is free again."
-    )
+    test = service.status(submission_id, user).split == Split.TEST
+    freed = " Its place in your daily test quota is free again." if test else ""
+    return f"{submission_id} is cancelled: it will not be scored.{freed}"
 
 
 def _follow(picked: str | None, ids: list[str], shown_: str) -> str | None:

@@ -83,6 +83,8 @@ def top_on_screen(page: Page, selector: str) -> None:
     size = page.viewport_size
     assert size is not None
     page.wait_for_function(TOP_ON_SCREEN, arg=[selector, size["height"]], timeout=5_000)
+    top = page.evaluate("(sel) => document.querySelector(sel).getBoundingClientRect().top", selector)
+    print(f"{selector}: top at {top:.0f} px of a {size['width']}x{size['height']} screen")  # the figure, with -s
 
 
 def seen(page: Page, name: str) -> None:

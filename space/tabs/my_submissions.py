@@ -133,7 +133,8 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
 
     def on_row(shown_: str, evt: gr.SelectData, profile: gr.OAuthProfile | None):
         """A click (or Enter) on a row of the table: its details, and the row marked as picked."""
-        return refresh(str(evt.value), "", profile)  # "" : redraw, even when the same row is clicked again
+        picked = str(getattr(evt, "value", "") or "")  # an id not the caller's shows their newest (refresh)
+        return refresh(picked, "", profile)  # "": redraw, even when the same row is clicked again
 
     def tick(picked: str | None, shown_: str, checked, profile: gr.OAuthProfile | None):
         """A timer tick: a read of the store only when an outcome of the visitor's came in, or now and then."""
@@ -174,10 +175,9 @@ def _perform(service, action: str, submission_id: str, user: str) -> str:
     """Do ``action``; what it did, in a sentence."""
     if action == "choose":
         left = service.choose_public(submission_id, user)
-        view = service.status(submission_id, user)
-        where = "It is on the leaderboard." if view.public else "It waits for a maintainer's approval."
+        where = views.board_state(service.status(submission_id, user))  # on the leaderboard, or awaiting approval
         gone = f" Off the board now: {', '.join(left)}." if left else ""
-        return f"{submission_id} is your public entry. {where}{gone}"
+        return f"{submission_id} is your public entry ({where}).{gone}"
     if action == "withdraw":
         service.withdraw(submission_id, user)
         return (

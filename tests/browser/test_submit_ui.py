@@ -281,7 +281,7 @@ def test_i_choose_my_public_entry_withdraw_it_and_download_my_file(page_at, app:
     expect(page.locator("#my-detail")).to_contain_text("Tara-1")
     page.get_by_role("button", name="Make this my public entry").click()
     done = page.locator("#my-action-note")
-    expect(done).to_contain_text(f"{first} is your public entry. It is on the leaderboard. Off the board now: {second}")
+    expect(done).to_contain_text(f"{first} is your public entry (on the leaderboard). Off the board now: {second}")
     top_on_screen(page, "#my-action-note")
     expect(page.locator(f"#my-submissions-table tr[data-id='{second}']")).to_contain_text("withdrawn by you")
     board = {r["submission_id"] for r in service.public_table()}

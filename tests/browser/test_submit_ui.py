@@ -310,8 +310,11 @@ def test_a_forged_call_for_another_users_submission_is_refused_over_http(app: Ru
     for name in ("withdraw", "choose_public", "cancel"):
         for session in ("mallet-page", None):
             answer = web_api.call(app.url, name, [victim, ""], mallet, session)
+            # Refused twice over: the id is not among the caller's own choices, and the service checks the owner.
             refused = not answer.ok or "belongs to another user" in answer.text
             assert refused and "is withdrawn" not in answer.text, (name, answer.text[:400])
+    anonymous = web_api.call(app.url, "withdraw", [victim, ""], None, "nobody-page")
+    assert not anonymous.ok and re.search("Sign in|not in the list of choices", anonymous.text), anonymous.text[:400]
     assert victim in {r["submission_id"] for r in service.public_table()}
     assert [e["action"] for e in service.audit_log(MAINTAINER, victim)] == ["submit", "finished", "approve"]
 

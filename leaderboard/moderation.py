@@ -59,8 +59,8 @@ class Moderation:
         def change(review: Review) -> Review:
             if not self.registry.entry(submission_id).publish:  # as asked at intake, or chosen since
                 raise InvalidAction(
-                    f"submission {submission_id} asked for a private score only (publish was not chosen): "
-                    "there is nothing to approve"
+                    f"submission {submission_id} asked for a private score only (publish was not chosen), or its "
+                    "submitter withdrew it: there is nothing to approve"
                 )
             return replace(review, decision=APPROVED, reason=None)
 

@@ -34,6 +34,7 @@ from leaderboard.records import (
     FAILED,
     FINISHED,
     PENDING,
+    REJECTED,
     OwnerChoice,
     Split,
     iso,
@@ -77,6 +78,11 @@ class Ownership:
                 raise InvalidAction(
                     f"submission {chosen.submission_id} is {chosen.status}: only a scored (FINISHED) entry can be "
                     "your public one"
+                )
+            if chosen.review.decision == REJECTED or chosen.review.hidden:
+                why = "hidden" if chosen.review.hidden else f"rejected ({chosen.review.reason or 'no reason given'})"
+                raise InvalidAction(
+                    f"submission {chosen.submission_id} was {why} by a maintainer: it cannot be your public entry"
                 )
             mine = [e for e in self.registry.entries() if e.same_user(user) and e.submission_id != chosen.submission_id]
             leaving = [e for e in mine if e.publish]

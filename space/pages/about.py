@@ -47,11 +47,16 @@ reach the public board only if you tick *publish* and a maintainer approves.
 """
 
 MY_HELP = (
-    "Your submissions, newest first. The status updates by itself every few seconds: PENDING (queued) → "
-    "RUNNING → FINISHED or FAILED (with the reason). Scores of test submissions are aggregates only; "
-    "validation submissions also give per-row scores to download and to open in the Explorer. "
-    "Click a row (or pick it below) for its details and what you can do with it: download the file you sent, "
-    "cancel it while it waits, choose which of your test entries is on the board, or withdraw it."
+    "Your submissions, newest first; the status updates by itself (PENDING → RUNNING → FINISHED, or FAILED with "
+    "the reason). Click a row (or pick it below) for its details and what you can do with it."
+)
+
+MY_MORE = (
+    "Scores of test submissions are aggregates only; validation submissions also give per-row scores to download "
+    "and to open in the Explorer. With a submission picked you can download the file you sent, cancel it while it "
+    "waits (a cancelled test submission gives its place in the daily quota back), choose which of your scored test "
+    "entries is your public one (your others leave the board), or withdraw it from the board (the maintainers' "
+    "audit log keeps it)."
 )
 
 SIGNED_OUT_SUBMIT = "Submit is off: sign in at the top first (the form opens once you are signed in)."

@@ -69,6 +69,7 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
             cancel = gr.Button("Cancel: do not score it", visible=False, elem_id="my-cancel", variant="stop")
         done = gr.HTML(elem_id="my-action-note")  # what an action did (or why not), under its button
         detail = gr.HTML(elem_id="my-detail")
+        gr.Markdown(about.MY_MORE, elem_classes="nt-help")
         seen = gr.State("")  # what the page shows now, so an unchanged poll redraws nothing
         waiting = gr.State(None)  # (outcome count, monotonic time, ids waiting) at the last read of the store
         timer = gr.Timer(POLL_S, active=False)  # on only while something of the visitor's is waiting
@@ -136,7 +137,8 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
 
     def on_row(shown_: str, evt: gr.SelectData, profile: gr.OAuthProfile | None):
         """A click (or Enter) on a row of the table: its details, and the row marked as picked."""
-        return refresh(str(evt.value), "", profile)  # "" : redraw, even when the same row is clicked again
+        picked = str(getattr(evt, "value", "") or "")  # an id not the caller's shows their newest (refresh)
+        return refresh(picked, "", profile)  # "": redraw, even when the same row is clicked again
 
     def tick(picked: str | None, shown_: str, checked, profile: gr.OAuthProfile | None):
         """A timer tick: a read of the store only when an outcome of the visitor's came in, or now and then."""
@@ -177,10 +179,9 @@ def _perform(service, action: str, submission_id: str, user: str) -> str:
     """Do ``action``; what it did, in a sentence."""
     if action == "choose":
         left = service.choose_public(submission_id, user)
-        view = service.status(submission_id, user)
-        where = "It is on the leaderboard." if view.public else "It waits for a maintainer's approval."
+        where = views.board_state(service.status(submission_id, user))  # on the leaderboard, or awaiting approval
         gone = f" Off the board now: {', '.join(left)}." if left else ""
-        return f"{submission_id} is your public entry. {where}{gone}"
+        return f"{submission_id} is your public entry ({where}).{gone}"
     if action == "withdraw":
         service.withdraw(submission_id, user)
         return (
@@ -188,10 +189,9 @@ def _perform(service, action: str, submission_id: str, user: str) -> str:
             "maintainers' audit log; choose it again to bring it back."
         )
     service.cancel(submission_id, user)
-    return (
-        f"{submission_id} is cancelled: it will not be scored, and a test submission's place in your quota "
-        "is free again."
-    )
+    test = service.status(submission_id, user).split == Split.TEST
+    freed = " Its place in your daily test quota is free again." if test else ""
+    return f"{submission_id} is cancelled: it will not be scored.{freed}"
 
 
 def _follow(picked: str | None, ids: list[str], shown_: str) -> str | None:

@@ -83,6 +83,8 @@ def top_on_screen(page: Page, selector: str) -> None:
     size = page.viewport_size
     assert size is not None
     page.wait_for_function(TOP_ON_SCREEN, arg=[selector, size["height"]], timeout=5_000)
+    top = page.evaluate("(sel) => document.querySelector(sel).getBoundingClientRect().top", selector)
+    print(f"{selector}: top at {top:.0f} px of a {size['width']}x{size['height']} screen")  # the figure, with -s
 
 
 def seen(page: Page, name: str) -> None:
@@ -103,10 +105,12 @@ def tab(page: Page, name: str) -> None:
     page.locator(".overflow-dropdown button", has_text=name).click()
 
 
-def inside_width(page: Page, locator) -> None:
+def on_screen(page: Page, locator) -> None:
+    """The element is wholly inside the viewport as it is now: no scrolling, sideways or down."""
     box, size = locator.bounding_box(), page.viewport_size
     assert box is not None and size is not None
     assert box["x"] >= 0 and box["x"] + box["width"] <= size["width"] + 1, (box, size)
+    assert box["y"] >= 0 and box["y"] + box["height"] <= size["height"] + 1, (box, size)
 
 
 def fill_and_submit(page: Page, model: str) -> None:
@@ -121,8 +125,9 @@ def fill_and_submit(page: Page, model: str) -> None:
 # -- 2. signed out: the form is closed and says why ------------------------------------------------
 
 
-def test_signed_out_the_form_is_closed_and_submit_says_why(page_at, app: RunningApp):
-    page = page_at(LAPTOP)
+@SIZES
+def test_signed_out_the_form_is_closed_and_submit_says_why(page_at, app: RunningApp, size):
+    page = page_at(size)
     page.goto(app.url)
     tab(page, "Submit")
     expect(page.locator("#quota")).to_contain_text("Sign in at the top to upload, check and submit a file")
@@ -130,8 +135,8 @@ def test_signed_out_the_form_is_closed_and_submit_says_why(page_at, app: Running
         expect(page.get_by_label(label)).to_be_disabled()
     expect(page.get_by_role("button", name="2 · Submit")).to_be_disabled()
     expect(page.locator("#submit-why")).to_contain_text("Submit is off: sign in at the top first")
-    seen(page, "submit-signed-out-1440")
-    sign_in(page, app.url, "sigrid")
+    seen(page, f"submit-signed-out-{size[0]}")
+    sign_in(page, app.url, f"sigrid{size[0]}")
     tab(page, "Submit")
     expect(page.get_by_label("Model name (required)")).to_be_enabled()
     expect(page.locator("#submit-why")).to_contain_text("Submit is off until your file has passed the check")
@@ -250,8 +255,9 @@ def test_on_a_phone_status_and_score_are_on_screen(page_at, app: RunningApp, fil
     expect(row).to_contain_text("FINISHED")
     status, score = row.locator("td").nth(1), row.locator("td").nth(2)
     expect(score).to_have_text(re.compile(r"-?\d+\.\d\d"))
-    inside_width(page, status)
-    inside_width(page, score)
+    page.evaluate("window.scrollTo(0, 0)")  # as the tab opens: the table starts in the first screen
+    on_screen(page, status)
+    on_screen(page, score)
     seen(page, "my-submissions-390")
 
 
@@ -275,7 +281,7 @@ def test_i_choose_my_public_entry_withdraw_it_and_download_my_file(page_at, app:
     expect(page.locator("#my-detail")).to_contain_text("Tara-1")
     page.get_by_role("button", name="Make this my public entry").click()
     done = page.locator("#my-action-note")
-    expect(done).to_contain_text(f"{first} is your public entry. It is on the leaderboard. Off the board now: {second}")
+    expect(done).to_contain_text(f"{first} is your public entry (on the leaderboard). Off the board now: {second}")
     top_on_screen(page, "#my-action-note")
     expect(page.locator(f"#my-submissions-table tr[data-id='{second}']")).to_contain_text("withdrawn by you")
     board = {r["submission_id"] for r in service.public_table()}
@@ -304,8 +310,11 @@ def test_a_forged_call_for_another_users_submission_is_refused_over_http(app: Ru
     for name in ("withdraw", "choose_public", "cancel"):
         for session in ("mallet-page", None):
             answer = web_api.call(app.url, name, [victim, ""], mallet, session)
+            # Refused twice over: the id is not among the caller's own choices, and the service checks the owner.
             refused = not answer.ok or "belongs to another user" in answer.text
             assert refused and "is withdrawn" not in answer.text, (name, answer.text[:400])
+    anonymous = web_api.call(app.url, "withdraw", [victim, ""], None, "nobody-page")
+    assert not anonymous.ok and re.search("Sign in|not in the list of choices", anonymous.text), anonymous.text[:400]
     assert victim in {r["submission_id"] for r in service.public_table()}
     assert [e["action"] for e in service.audit_log(MAINTAINER, victim)] == ["submit", "finished", "approve"]
 
@@ -320,8 +329,9 @@ def test_a_forged_call_for_another_users_submission_is_refused_over_http(app: Ru
 # -- 10. About: example files are downloads, with nothing to remove ---------------------------------
 
 
-def test_about_example_files_are_plain_downloads(page_at, app: RunningApp):
-    page = page_at(LAPTOP)
+@SIZES
+def test_about_example_files_are_plain_downloads(page_at, app: RunningApp, size):
+    page = page_at(size)
     page.goto(app.url)
     tab(page, "About")
     examples = page.locator("#about-examples")
@@ -334,4 +344,4 @@ def test_about_example_files_are_plain_downloads(page_at, app: RunningApp):
     assert got.value.suggested_filename == "example_validation_noisy.tsv"
     assert Path(got.value.path()).read_text().startswith("sample_id")
     examples.scroll_into_view_if_needed()
-    seen(page, "about-examples-1440")
+    seen(page, f"about-examples-{size[0]}")

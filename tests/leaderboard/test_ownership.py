@@ -70,6 +70,17 @@ def test_only_a_finished_test_entry_can_be_chosen(service: Leaderboard, files):
         service.choose_public(validation, "alice")
 
 
+def test_an_entry_rejected_or_hidden_by_a_maintainer_cannot_be_chosen(service: Leaderboard, files, clock):
+    rejected, hidden = _published(service, files, clock)
+    service.reject(rejected, MAINTAINER, "the model card is missing")
+    service.hide(hidden, MAINTAINER)
+    with pytest.raises(InvalidAction, match="was rejected \\(the model card is missing\\) by a maintainer"):
+        service.choose_public(rejected, "alice")
+    with pytest.raises(InvalidAction, match="was hidden by a maintainer"):
+        service.choose_public(hidden, "alice")
+    assert [a for _, a in _actions(service, rejected)][-1] == "reject"  # nothing changed
+
+
 def test_withdrawing_takes_it_off_the_board_and_the_audit_log_keeps_it(service: Leaderboard, files, clock):
     (entry,) = _published(service, files, clock, seeds=(1,))
     service.withdraw(entry, "alice")

@@ -40,8 +40,8 @@ def build_demo(settings: Settings, services: Services) -> gr.Blocks:
                 identity = gr.HTML(auth.bar_html(None), elem_id="identity-bar")
                 if not auth.local:
                     gr.LoginButton(elem_id="login-button")
-        with gr.Tabs(elem_id="tabs"):
-            board_tab = tabs.leaderboard.build(services)
+        with gr.Tabs(elem_id="tabs", overflow_behavior="wrap"):  # every tab in sight on a phone, none behind "⋯"
+            tabs.leaderboard.build(services, demo)
             tabs.submit.build(services, demo)
             tabs.my_submissions.build(services, demo)
             tabs.explorer.build(services, demo)
@@ -53,7 +53,6 @@ def build_demo(settings: Settings, services: Services) -> gr.Blocks:
 
         quiet = {"show_progress": "hidden", "api_visibility": "undocumented", "concurrency_limit": None}  # a read
         demo.load(who, None, [identity, maintainers.tab], **quiet)
-        board_tab.refresh(demo.load)
     return demo
 
 

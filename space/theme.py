@@ -80,7 +80,8 @@ CSS = """
 .nt-chart figcaption { font-weight: 600; margin-bottom: 4px; }
 .nt-chart .nt-small { font-weight: 400; }
 .nt-legend { list-style: none !important; padding: 0 !important; margin: 4px 0 6px !important; gap: 4px 14px; }
-.nt-legend li { margin: 0 !important; padding: 0 !important; display: inline-flex; align-items: center; max-width: 100%; overflow-wrap: anywhere; }
+.nt-legend li { margin: 0 !important; padding: 0 !important; display: inline-flex; align-items: center;
+  max-width: 100%; overflow-wrap: anywhere; }
 .nt-bar-group { margin: 6px 0 10px; }
 .nt-bar-label { font-size: 0.85rem; font-weight: 600; margin-bottom: 2px; }
 .nt-bar-row { display: flex; align-items: center; gap: 6px; height: 18px; margin: 1px 0; }

@@ -121,7 +121,8 @@ def ranked(rows: Iterable[Row], split: str) -> list[dict[str, object]]:
 def best_per_model(rows: Iterable[Row]) -> list[dict[str, object]]:
     """The first (best) row of each model name, any case; rows keep their order.
 
-    >>> [r["score"] for r in best_per_model([{"model": "A", "score": 9}, {"model": "a", "score": 3}, {"model": "B"}])]
+    >>> rows = [{"model": "A", "score": 9}, {"model": "a", "score": 3}, {"model": "B"}]
+    >>> [r.get("score") for r in best_per_model(rows)]
     [9, None]
     """
     seen: set[str] = set()

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 from urllib.parse import quote
 
 from scoring.penalty_table import EMBODIMENTS
 from space.pages.html import badge, esc, link, number, parameters, percent
 
 Row = Mapping[str, object]
-Key = Callable[[Row], object]
+Key = Callable[[Row], Any]  # a number, a string or a bool of one kind per column, or None
 
 GROUP_EMBODIMENT, GROUP_CATEGORY, GROUP_DETAILS = "Per embodiment", "Per category", "Details"
 GROUPS = (GROUP_EMBODIMENT, GROUP_CATEGORY, GROUP_DETAILS)
@@ -47,7 +48,11 @@ class Column:
 
 
 def columns(
-    groups: Collection[str], categories: Sequence[str], breakdown: str | None, values: Sequence[str], rows: Sequence[Row]
+    groups: Collection[str],
+    categories: Sequence[str],
+    breakdown: str | None,
+    values: Sequence[str],
+    rows: Sequence[Row],
 ) -> list[Column]:
     """The columns of a view, in order; the rank range only when some shown row carries one."""
     cols = [
@@ -174,7 +179,12 @@ def links_cell(row: Row) -> str:
     """Paper or code, the model card, and for a reported figure its source; "—" when none is given."""
     found = [
         link(text, row.get(column), "nt-link")
-        for text, column in (("paper", "paper_link"), ("code", "code_link"), ("model", "model_link"), ("source", "source"))
+        for text, column in (
+            ("paper", "paper_link"),
+            ("code", "code_link"),
+            ("model", "model_link"),
+            ("source", "source"),
+        )
         if row.get(column)
     ]
     return " · ".join(found) or "—"

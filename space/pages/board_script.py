@@ -66,7 +66,8 @@ if (!window.ntBoard) {
     put('pmax', pmax, '');
     put('org', String(org || '').trim(), '');
     const search = params.toString();
-    window.history.replaceState(window.history.state, '', window.location.pathname + (search ? '?' + search : '') + window.location.hash);
+    const here = window.location.pathname + (search ? '?' + search : '') + window.location.hash;
+    window.history.replaceState(window.history.state, '', here);
   };
 }
 """

@@ -64,7 +64,7 @@ def y_range(scores: Iterable[float | None]) -> tuple[float, float]:
 
 def grouped_bars(title: str, elem_id: str, entries: Sequence[Row], column: str, groups: Sequence[str]) -> str:
     """One block per group, one horizontal bar per model in it; the value is written after each bar."""
-    names = labels(list(entries))
+    names = labels([dict(e) for e in entries])
     values = {(i, g): _score(e, column, g) for i, e in enumerate(entries) for g in groups}
     shown_groups = [g for g in groups if any(values[(i, g)] is not None for i in range(len(entries)))]
     if not shown_groups:
@@ -90,7 +90,7 @@ def grouped_bars(title: str, elem_id: str, entries: Sequence[Row], column: str, 
     return (
         f'<figure class="nt-chart" id="{esc(elem_id)}"><figcaption>{esc(title)} '
         f'<span class="nt-small">score, 0 = baseline, 100 = perfect</span></figcaption>'
-        f"{legend(names, PALETTE)}<div class=\"nt-bars\">{''.join(blocks)}</div></figure>"
+        f'{legend(names, PALETTE)}<div class="nt-bars">{"".join(blocks)}</div></figure>'
     )
 
 

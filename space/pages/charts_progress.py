@@ -115,5 +115,7 @@ def _axes(low: float, y, first: date, last: date, x) -> str:
     base = HEIGHT - BOTTOM + 16
     lines.append(f'<text x="{LEFT}" y="{base}" class="nt-axis">{first.isoformat()}</text>')
     if last != first:
-        lines.append(f'<text x="{WIDTH - RIGHT}" y="{base}" text-anchor="end" class="nt-axis">{last.isoformat()}</text>')
+        lines.append(
+            f'<text x="{WIDTH - RIGHT}" y="{base}" text-anchor="end" class="nt-axis">{last.isoformat()}</text>'
+        )
     return "".join(lines)

@@ -120,9 +120,7 @@ def table(
     extra = column_classes or [""] * count
     keys = sort_keys or [None] * count
     cell_class = [_classes(("nt-num" if r else ""), x) for r, x in zip(right, extra)]
-    head = "".join(
-        _header(h, t, c, k, sorted_by) for h, t, c, k in zip(headers, titles, cell_class, keys)
-    )
+    head = "".join(_header(h, t, c, k, sorted_by) for h, t, c, k in zip(headers, titles, cell_class, keys))
     body = []
     for cells in rows:
         cls = next(classes, "") if classes is not None else ""

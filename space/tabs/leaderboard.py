@@ -84,7 +84,13 @@ def build(services: Services, demo: gr.Blocks | None = None) -> LeaderboardTab:
     outputs_all = [summary, table, *outputs_rest]
     common: dict[str, Any] = {"show_progress": "hidden", "api_visibility": "undocumented", "concurrency_limit": None}
     sort.change(
-        show_table, view_inputs, [summary, table], api_name="leaderboard_table", trigger_mode="always_last", js=URL_JS, **common
+        show_table,
+        view_inputs,
+        [summary, table],
+        api_name="leaderboard_table",
+        trigger_mode="always_last",
+        js=URL_JS,
+        **common,
     )
     # "always_last": a change made while the table is being drawn is drawn after it, never dropped.
     for control in (query, groups, breakdown, best, open_weights, params_min, params_max, organization):

@@ -55,7 +55,15 @@ SEEDED = [
         per_embodiment_ci={"Human": [40.0, 44.0]},
     ),
     entry("Qwen-VL", 20.0, "2026-01-10", parameters_b=7.0, open_weights=True, score_ci=[18.0, 22.0], rank_range=[3, 5]),
-    entry("Gemini", 31.5, "2026-02-01", organization="Big Co", open_weights=False, score_ci=[29.0, 33.9], rank_range=[1, 2]),
+    entry(
+        "Gemini",
+        31.5,
+        "2026-02-01",
+        organization="Big Co",
+        open_weights=False,
+        score_ci=[29.0, 33.9],
+        rank_range=[1, 2],
+    ),
     entry("Gemini", 12.0, "2026-01-05", organization="Big Co", open_weights=False, rank_range=None, score_ci=None),
     entry("LLaVA", 18.4, "2026-01-20", organization="Uni B", parameters_b=13.0, open_weights=True),
     entry("Tiny", -4.2, "2026-02-15", organization="Uni B", parameters_b=0.5, open_weights=True),
@@ -292,7 +300,9 @@ def test_tabs_move_with_the_arrow_keys_and_show_a_clear_focus_ring(board_page):
     page.keyboard.press("Home")
     expect(board).to_be_focused()
     expect(board).to_have_attribute("aria-selected", "true")
-    ring = board.evaluate("t => { const s = getComputedStyle(t); return [s.outlineStyle, s.outlineWidth, s.outlineColor]; }")
+    ring = board.evaluate(
+        "t => { const s = getComputedStyle(t); return [s.outlineStyle, s.outlineWidth, s.outlineColor]; }"
+    )
     assert ring[0] != "none" and float(ring[1].removesuffix("px")) >= 2, ring
     assert ring[2] == "rgb(29, 78, 216)", ring  # #1d4ed8: 6.7:1 on white
     page.keyboard.press("Tab")

@@ -110,6 +110,7 @@ CSS = """
   #board-split .wrap { flex-wrap: nowrap; }
   #identity form { flex-wrap: wrap; }
   #board-controls { gap: 6px !important; }
+  #board-columns { display: none !important; }
   #board-controls > div { min-width: 100% !important; }
   #nt-header h1 { font-size: 1.35rem; }
   #nt-header p { font-size: 0.85rem; margin: 2px 0; }

@@ -34,20 +34,21 @@ def build(services: Services, demo: gr.Blocks | None = None) -> LeaderboardTab:
                 label="Search", placeholder="model, organisation, 7B…", elem_id="board-search", scale=2, min_width=160
             )
             best = gr.Checkbox(value=True, label="Best entry per model", elem_id="board-best", min_width=160)
-        with gr.Accordion("Filters and columns", open=False, elem_id="board-filters"):
+        # Column groups only add columns a phone hides: shown from laptop width up (``#board-columns``).
+        with gr.Row(equal_height=True, elem_id="board-columns"):
+            groups = gr.CheckboxGroup(
+                list(board.GROUPS), value=[board.GROUP_EMBODIMENT], label="Column groups", elem_id="board-groups"
+            )
+            breakdown = gr.Dropdown(
+                BREAKDOWNS, value="", label="Metadata breakdown (extra columns)", elem_id="board-breakdown"
+            )
+        with gr.Accordion("Filters: open weights, parameters, organisation", open=False, elem_id="board-filters"):
             with gr.Row(equal_height=True):
                 open_weights = gr.Checkbox(label="Open weights only", elem_id="board-open", min_width=140)
                 params_min = gr.Number(label="Parameters from (B)", minimum=0, elem_id="board-pmin", min_width=120)
                 params_max = gr.Number(label="Parameters up to (B)", minimum=0, elem_id="board-pmax", min_width=120)
                 organization = gr.Textbox(
                     label="Organisation", elem_id="board-org", max_length=board.MAX_ORGANISATION, min_width=140
-                )
-            with gr.Row(equal_height=True):
-                groups = gr.CheckboxGroup(
-                    list(board.GROUPS), value=[board.GROUP_EMBODIMENT], label="Column groups", elem_id="board-groups"
-                )
-                breakdown = gr.Dropdown(
-                    BREAKDOWNS, value="", label="Metadata breakdown (extra columns)", elem_id="board-breakdown"
                 )
         sort = gr.Textbox(value="score", visible="hidden", elem_id="board-sort", label="Sort (set by the headers)")
         summary = gr.Markdown(elem_id="board-summary")

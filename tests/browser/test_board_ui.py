@@ -201,7 +201,6 @@ def test_a_header_click_sorts_by_that_column_and_a_second_click_reverses(board_p
     assert address(page)["sort"] == ["params"] and address(page)["dir"] == ["asc"]
     expect(page.get_by_role("columnheader", name="Score")).not_to_have_attribute("aria-sort", "descending")
 
-    page.get_by_text("Filters and columns").click()
     page.get_by_label("Per category").check()
     crossing = page.get_by_role("columnheader", name="Crossing")
     crossing.get_by_role("button").click()
@@ -240,7 +239,7 @@ def test_best_entry_per_model_is_the_default_and_all_entries_one_click_away(boar
 
 def test_filters_narrow_the_board_and_the_address_carries_them(board_page):
     page = board_page(LAPTOP)
-    page.get_by_text("Filters and columns").click()
+    page.get_by_text("Filters: open weights, parameters, organisation").click()
     page.get_by_label("Open weights only").check()
     expect(page.locator("#leaderboard-table tbody tr", has_text="Gemini")).to_have_count(0)
     assert "GPT-Paper" not in models(page)

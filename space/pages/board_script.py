@@ -29,8 +29,17 @@ if (!window.ntBoard) {
     const key = button.dataset.sort;
     // The same column again reverses it; another column starts in its natural order (the server knows it).
     box.value = table.dataset.sort === key ? key + (table.dataset.desc === '1' ? ':asc' : ':desc') : key;
+    refocus = event.detail === 0 ? key : null;  // Enter or Space (no pointer): keep the focus on that header
     box.dispatchEvent(new Event('input', {bubbles: true}));
   });
+  let refocus = null;
+  if (typeof watch === 'function') {
+    watch('value', () => {
+      const again = refocus && element.querySelector(`button.nt-sort[data-sort="${CSS.escape(refocus)}"]`);
+      refocus = null;
+      if (again) again.focus();
+    });
+  }
   // The ARIA tabs pattern: left/right move to the neighbouring tab (wrapping), Home/End to the first/last.
   document.addEventListener('keydown', (event) => {
     const tab = event.target.closest && event.target.closest('[role="tab"]');

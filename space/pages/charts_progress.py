@@ -55,7 +55,8 @@ def progress(rows: Iterable[Row], split: str) -> str:
     x = _scale(first.toordinal(), end.toordinal(), LEFT, WIDTH - RIGHT)
     y = _scale(low, 100.0, HEIGHT - BOTTOM, TOP)
     parts = [_axes(low, y, first, last, x)]
-    for i, (name, points) in enumerate(series.items()):
+    # The embodiments first and "Overall" last, so the overall line is drawn on top where they meet.
+    for i, (name, points) in reversed(list(enumerate(series.items()))):
         colour = SERIES_COLOURS[i % len(SERIES_COLOURS)]
         parts.append(_step_line(points, x, y, end, colour, 2.6 if name == "Overall" else 1.6))
         parts += [

@@ -42,7 +42,7 @@ def build(services: Services, demo: gr.Blocks | None = None) -> LeaderboardTab:
             breakdown = gr.Dropdown(
                 BREAKDOWNS, value="", label="Metadata breakdown (extra columns)", elem_id="board-breakdown"
             )
-        with gr.Accordion("Filters: open weights, parameters, organisation", open=False, elem_id="board-filters"):
+        with gr.Accordion("Filters", open=False, elem_id="board-filters"):
             with gr.Row(equal_height=True):
                 open_weights = gr.Checkbox(label="Open weights only", elem_id="board-open", min_width=140)
                 params_min = gr.Number(label="Parameters from (B)", minimum=0, elem_id="board-pmin", min_width=120)

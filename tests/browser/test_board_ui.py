@@ -206,6 +206,14 @@ def test_a_header_click_sorts_by_that_column_and_a_second_click_reverses(board_p
     crossing.get_by_role("button").click()
     expect(page.get_by_role("columnheader", name="Crossing")).to_have_attribute("aria-sort", "descending")
     assert models(page)[:4] == ["Qwen-VL", "Gemini", "LLaVA", "Tiny"]
+    score = page.get_by_role("columnheader", name="Score").get_by_role("button")
+    score.focus()
+    page.keyboard.press("Enter")  # from the keyboard too; the focus stays on the header
+    expect(page.get_by_role("columnheader", name="Score")).to_have_attribute("aria-sort", "descending")
+    expect(page.get_by_role("columnheader", name="Score").get_by_role("button")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("columnheader", name="Score")).to_have_attribute("aria-sort", "ascending")
+    expect(page.locator("#leaderboard-table tbody tr").first).to_contain_text("Tiny")
     page.get_by_role("columnheader", name="Date").get_by_role("button").click()
     expect(page.get_by_role("columnheader", name="Date")).to_have_attribute("aria-sort", "descending")
     assert models(page)[:3] == ["Qwen-VL", "Tiny", "Gemini"]  # newest first: 03-01, 02-15, 02-01
@@ -239,7 +247,7 @@ def test_best_entry_per_model_is_the_default_and_all_entries_one_click_away(boar
 
 def test_filters_narrow_the_board_and_the_address_carries_them(board_page):
     page = board_page(LAPTOP)
-    page.get_by_text("Filters: open weights, parameters, organisation").click()
+    page.get_by_text("Filters", exact=True).click()
     page.get_by_label("Open weights only").check()
     expect(page.locator("#leaderboard-table tbody tr", has_text="Gemini")).to_have_count(0)
     assert "GPT-Paper" not in models(page)

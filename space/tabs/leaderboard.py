@@ -60,9 +60,14 @@ def build(services: Services, demo: gr.Blocks | None = None) -> LeaderboardTab:
     view_inputs = [split, query, sort, groups, breakdown, best, open_weights, params_min, params_max, organization]
 
     # Read-only and served from ``services.board``: drawn once per change of the results, whoever asks.
-    def show_table(*values):
+    # Named parameters with defaults: an API caller of the five first ones (split, search, sort, groups,
+    # breakdown), as before the filters came, still gets the board (gradio_client fills the rest).
+    def show_table(
+        split_, query_, sort_, groups_, breakdown_, best_=True, open_=False, pmin_=None, pmax_=None, org_=""
+    ):
         with shown():
-            return services.board.table(board_url.view_of(*values))
+            view = board_url.view_of(split_, query_, sort_, groups_, breakdown_, best_, open_, pmin_, pmax_, org_)
+            return services.board.table(view)
 
     def show_rest(split_):
         """The CSV and the charts: after the table, so a visitor reads the table without waiting for them."""
@@ -73,8 +78,9 @@ def build(services: Services, demo: gr.Blocks | None = None) -> LeaderboardTab:
                 return str(extras.csv_path), f'<div id="charts-empty">{note}</div>'
             return str(extras.csv_path), _charts_html(extras.by_embodiment, extras.by_category, extras.progress)
 
-    def show_all(*values):
-        return (*show_table(*values), *show_rest(values[0]))
+    def show_all(split_, query_, sort_, groups_, breakdown_, best_=True, open_=False, pmin_=None, pmax_=None, org_=""):
+        shown_table = show_table(split_, query_, sort_, groups_, breakdown_, best_, open_, pmin_, pmax_, org_)
+        return (*shown_table, *show_rest(split_))
 
     def from_address(request: gr.Request):
         """The controls a link asks for (``?split=…&q=…&sort=…``); the defaults without one."""

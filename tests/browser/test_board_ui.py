@@ -316,3 +316,13 @@ def test_tabs_move_with_the_arrow_keys_and_show_a_clear_focus_ring(board_page):
     focused = page.evaluate("getComputedStyle(document.activeElement).outlineWidth")
     assert float(focused.removesuffix("px")) >= 2, focused
     shot(page, "board-focus")
+
+
+def test_an_api_caller_of_the_five_first_inputs_still_gets_the_table(board_app: RunningApp):
+    from gradio_client import Client
+
+    client = Client(board_app.url, verbose=False)
+    summary, html = client.predict("test", "", "Score", [], "", api_name="/leaderboard_table")  # as before the filters
+    assert summary.startswith("5 models on the test split") and "Qwen-VL" in html
+    summary, html = client.predict("test", "qwen", "date:asc", [], "", False, api_name="/leaderboard_table")
+    assert summary.startswith("2 entries match 'qwen'") and html.index("2026-01-10") < html.index("2026-03-01")

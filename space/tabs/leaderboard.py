@@ -60,14 +60,9 @@ def build(services: Services, demo: gr.Blocks | None = None) -> LeaderboardTab:
     view_inputs = [split, query, sort, groups, breakdown, best, open_weights, params_min, params_max, organization]
 
     # Read-only and served from ``services.board``: drawn once per change of the results, whoever asks.
-    # Named parameters with defaults: an API caller of the five first ones (split, search, sort, groups,
-    # breakdown), as before the filters came, still gets the board (gradio_client fills the rest).
-    def show_table(
-        split_, query_, sort_, groups_, breakdown_, best_=True, open_=False, pmin_=None, pmax_=None, org_=""
-    ):
+    def show_table(*values):
         with shown():
-            view = board_url.view_of(split_, query_, sort_, groups_, breakdown_, best_, open_, pmin_, pmax_, org_)
-            return services.board.table(view)
+            return services.board.table(board_url.view_of(*values))
 
     def show_rest(split_):
         """The CSV and the charts: after the table, so a visitor reads the table without waiting for them."""
@@ -78,9 +73,18 @@ def build(services: Services, demo: gr.Blocks | None = None) -> LeaderboardTab:
                 return str(extras.csv_path), f'<div id="charts-empty">{note}</div>'
             return str(extras.csv_path), _charts_html(extras.by_embodiment, extras.by_category, extras.progress)
 
-    def show_all(split_, query_, sort_, groups_, breakdown_, best_=True, open_=False, pmin_=None, pmax_=None, org_=""):
-        shown_table = show_table(split_, query_, sort_, groups_, breakdown_, best_, open_, pmin_, pmax_, org_)
-        return (*shown_table, *show_rest(split_))
+    def show_all(*values):
+        return (*show_table(*values), *show_rest(values[0]))
+
+    def leaderboard_table(split: str, query: str, sort: str, groups: list[str], breakdown: str) -> tuple[str, str]:
+        """The summary line and the table HTML, best entry per model (the board's API before the filters came;
+        ``sort`` as ``score``, ``emb:Human:asc`` or an old label such as ``Score``)."""
+        return show_table(split, query, sort, groups, breakdown, True)
+
+    def leaderboard(split: str, query: str, sort: str, groups: list[str], breakdown: str) -> tuple[str, str, str]:
+        """The summary line, the table and the charts, as HTML (a full refresh, as the split's change draws it)."""
+        (line, html), (_, charts_html) = show_table(split, query, sort, groups, breakdown), show_rest(split)
+        return line, html, charts_html
 
     def from_address(request: gr.Request):
         """The controls a link asks for (``?split=…&q=…&sort=…``); the defaults without one."""
@@ -90,19 +94,14 @@ def build(services: Services, demo: gr.Blocks | None = None) -> LeaderboardTab:
     outputs_rest = [download, charts]
     outputs_all = [summary, table, *outputs_rest]
     common: dict[str, Any] = {"show_progress": "hidden", "api_visibility": "undocumented", "concurrency_limit": None}
-    sort.change(
-        show_table,
-        view_inputs,
-        [summary, table],
-        api_name="leaderboard_table",
-        trigger_mode="always_last",
-        js=URL_JS,
-        **common,
-    )
+    sort.change(show_table, view_inputs, [summary, table], trigger_mode="always_last", js=URL_JS, **common)
+    with tab:  # the names API callers use (benchmarks/bench_app.py), with the arguments they pass
+        for api in (leaderboard_table, leaderboard):
+            gr.api(api, api_name=api.__name__, api_visibility="undocumented", concurrency_limit=None)
     # "always_last": a change made while the table is being drawn is drawn after it, never dropped.
     for control in (query, groups, breakdown, best, open_weights, params_min, params_max, organization):
         control.change(show_table, view_inputs, [summary, table], trigger_mode="always_last", js=URL_JS, **common)
-    split.change(show_all, view_inputs, outputs_all, api_name="leaderboard", js=URL_JS, **common)
+    split.change(show_all, view_inputs, outputs_all, js=URL_JS, **common)
 
     def refresh(trigger) -> None:
         trigger(show_table, view_inputs, [summary, table], **common).then(show_rest, [split], outputs_rest, **common)

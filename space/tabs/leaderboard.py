@@ -57,7 +57,8 @@ def build(services: Services, demo: gr.Blocks | None = None) -> LeaderboardTab:
         gr.Markdown(about.BOARD_HELP, elem_classes="nt-help")
         charts = gr.HTML(elem_id="board-charts", js_on_load=None)
 
-    view_inputs = [split, query, sort, groups, breakdown, best, open_weights, params_min, params_max, organization]
+    filters = [open_weights, params_min, params_max, organization]
+    view_inputs = [split, query, sort, groups, breakdown, best, *filters]
 
     # Read-only and served from ``services.board``: drawn once per change of the results, whoever asks.
     def show_table(*values):
@@ -94,14 +95,16 @@ def build(services: Services, demo: gr.Blocks | None = None) -> LeaderboardTab:
     outputs_rest = [download, charts]
     outputs_all = [summary, table, *outputs_rest]
     common: dict[str, Any] = {"show_progress": "hidden", "api_visibility": "undocumented", "concurrency_limit": None}
-    sort.change(show_table, view_inputs, [summary, table], trigger_mode="always_last", js=URL_JS, **common)
+    # One event for every control, "always_last": one drawing at a time, and a change made meanwhile is drawn
+    # after it with the controls' latest values; separate events could land out of order (an older view last).
+    controls: list[Any] = [split, query, sort, groups, breakdown, best, *filters]
+    changes = [control.change for control in controls]
+    gr.on(changes, show_table, view_inputs, [summary, table], trigger_mode="always_last", js=URL_JS, **common).then(
+        show_rest, [split], outputs_rest, **common
+    )
     with tab:  # the names API callers use (benchmarks/bench_app.py), with the arguments they pass
         for api in (leaderboard_table, leaderboard):
             gr.api(api, api_name=api.__name__, api_visibility="undocumented", concurrency_limit=None)
-    # "always_last": a change made while the table is being drawn is drawn after it, never dropped.
-    for control in (query, groups, breakdown, best, open_weights, params_min, params_max, organization):
-        control.change(show_table, view_inputs, [summary, table], trigger_mode="always_last", js=URL_JS, **common)
-    split.change(show_all, view_inputs, outputs_all, js=URL_JS, **common)
 
     def refresh(trigger) -> None:
         trigger(show_table, view_inputs, [summary, table], **common).then(show_rest, [split], outputs_rest, **common)

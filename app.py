@@ -41,8 +41,8 @@ def build_demo(settings: Settings, services: Services) -> gr.Blocks:
                 identity = gr.HTML(auth.bar_html(None), elem_id="identity-bar")
                 if not auth.local:
                     gr.LoginButton(elem_id="login-button")
-        with gr.Tabs(elem_id="tabs") as tab_set:
-            board_tab = tabs.leaderboard.build(services)
+        with gr.Tabs(elem_id="tabs", overflow_behavior="wrap") as tab_set:  # every tab in sight on a phone, none behind "⋯"
+            tabs.leaderboard.build(services, demo)
             tabs.submit.build(services, demo)
             tabs.my_submissions.build(services, demo)
             tabs.explorer.build(services, demo)
@@ -55,7 +55,6 @@ def build_demo(settings: Settings, services: Services) -> gr.Blocks:
 
         quiet = {"show_progress": "hidden", "api_visibility": "undocumented", "concurrency_limit": None}  # a read
         demo.load(who, None, [identity, maintainers.tab], **quiet)
-        board_tab.refresh(demo.load)
     return demo
 
 

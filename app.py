@@ -41,7 +41,8 @@ def build_demo(settings: Settings, services: Services) -> gr.Blocks:
                 identity = gr.HTML(auth.bar_html(None), elem_id="identity-bar")
                 if not auth.local:
                     gr.LoginButton(elem_id="login-button")
-        with gr.Tabs(elem_id="tabs", overflow_behavior="wrap") as tab_set:  # every tab in sight on a phone, none behind "⋯"
+        # "wrap": every tab in sight on a phone, none behind "⋯".
+        with gr.Tabs(elem_id="tabs", overflow_behavior="wrap") as tab_set:
             tabs.leaderboard.build(services, demo)
             tabs.submit.build(services, demo)
             tabs.my_submissions.build(services, demo)

@@ -25,6 +25,7 @@ from space.pages import about
 from space.server import launch
 from space.services import Services
 from space.settings import SpaceSettings
+from space.tabs import entry as entry_tab
 
 log = logging.getLogger("app")
 
@@ -40,11 +41,12 @@ def build_demo(settings: Settings, services: Services) -> gr.Blocks:
                 identity = gr.HTML(auth.bar_html(None), elem_id="identity-bar")
                 if not auth.local:
                     gr.LoginButton(elem_id="login-button")
-        with gr.Tabs(elem_id="tabs"):
+        with gr.Tabs(elem_id="tabs") as tab_set:
             board_tab = tabs.leaderboard.build(services)
             tabs.submit.build(services, demo)
             tabs.my_submissions.build(services, demo)
             tabs.explorer.build(services, demo)
+            entry_tab.build(services, demo, tab_set)  # the Entry (/?entry=id) and Compare (/?compare=a,b) tabs
             tabs.about.build(services, demo)
             maintainers = tabs.maintainers.build(services, demo)
 

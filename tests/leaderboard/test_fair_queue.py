@@ -173,7 +173,7 @@ def test_the_daily_budget_covers_validation_says_what_is_left_and_when_it_frees(
     assert f"asks for {cost:,} points" in message and f"has 10 of the {2 * cost + 10:,} points a day left" in message
     assert "frees up in 23 hours" in message and caught.value.retry_at is not None
     submit(service, third, user="bob", split="validation")  # per user
-    clock.advance(DAY - 3600 + 1)  # the first file has left the window
+    clock.advance(DAY - 3600 + 1)  # a second past the first file leaving the window
     submit(service, third, split="validation")
 
 

@@ -31,7 +31,7 @@ def build(settings: Settings, space: SpaceSettings) -> gr.Blocks:
 def test_the_local_page_has_every_tab_and_no_hugging_face_login(settings):
     demo = build(settings, SpaceSettings())
     labels = {b.label for b in demo.blocks.values() if isinstance(b, gr.Tab)}
-    assert labels == {"Leaderboard", "Submit", "My submissions", "Explorer", "About", "Maintainers"}
+    assert labels == {"Leaderboard", "Submit", "My submissions", "Explorer", "Entry", "Compare", "About", "Maintainers"}
     assert not demo.expects_oauth
     (desk,) = [b for b in demo.blocks.values() if isinstance(b, gr.Tab) and b.label == "Maintainers"]
     assert desk.visible is False  # shown on load to maintainers only

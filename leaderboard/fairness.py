@@ -103,13 +103,12 @@ def overtaker(entries: list[Entry], current: Entry, now: float) -> Entry | None:
     waiting = order(entries, now)
     if not waiting or _key(waiting[0].user) == _key(current.user):
         return None
-    service, _ = served(entries, now)
-    first = waiting[0]
-    return (
-        first
-        if service.get(_key(first.user), 0) + cost_of(first.request) < service.get(_key(current.user), 0)
-        else None
-    )
+    return waiting[0] if _passes(waiting[0], current, served(entries, now)[0]) else None
+
+
+def _passes(waiting: Entry, running: Entry, service: dict[str, int]) -> bool:
+    """Whether ``waiting`` passes ``running``: its user's service plus its cost is below ``running``'s user's."""
+    return service.get(_key(waiting.user), 0) + cost_of(waiting.request) < service.get(_key(running.user), 0)
 
 
 def fifo(entries: list[Entry]) -> list[Entry]:
@@ -157,9 +156,8 @@ def position(entries: list[Entry], submission_id: str, now: float, fair: bool = 
 def _running_left(running: Entry, waiting: Entry, entries: list[Entry], now: float, rate: float, fair: bool) -> float:
     """How long ``waiting`` waits for ``running``: the rest of it, or a look's interval when it is let through."""
     left = max(0.0, _seconds(running, rate) - (now - epoch(running.job.started_at or running.request.created_at)))
-    service, _ = served(entries, now)
-    passes = service.get(_key(waiting.user), 0) + cost_of(waiting.request) < service.get(_key(running.user), 0)
-    return min(left, YIELD_EVERY_S) if fair and passes else left
+    passes = fair and _passes(waiting, running, served(entries, now)[0])
+    return min(left, YIELD_EVERY_S) if passes else left
 
 
 def seconds_per_point(entries: Iterable[Entry]) -> float:

@@ -25,6 +25,7 @@ from space.pages import about
 from space.server import DESK_PATH, launch
 from space.services import Services
 from space.settings import SpaceSettings
+from space.tabs import entry as entry_tab
 
 log = logging.getLogger("app")
 
@@ -47,11 +48,13 @@ def build_demo(settings: Settings, services: Services) -> gr.Blocks:
                 identity = gr.HTML(auth.bar_html(None), elem_id="identity-bar")
                 if not auth.local:
                     gr.LoginButton(elem_id="login-button")
-        with gr.Tabs(elem_id="tabs"):
-            board_tab = tabs.leaderboard.build(services)
+        # "wrap": every tab in sight on a phone, none behind "⋯".
+        with gr.Tabs(elem_id="tabs", overflow_behavior="wrap") as tab_set:
+            tabs.leaderboard.build(services, demo)
             tabs.submit.build(services, demo)
             tabs.my_submissions.build(services, demo)
             tabs.explorer.build(services, demo)
+            entry_tab.build(services, demo, tab_set)  # the Entry (/?entry=id) and Compare (/?compare=a,b) tabs
             tabs.about.build(services, demo)
 
         def who(profile: gr.OAuthProfile | None):
@@ -59,7 +62,6 @@ def build_demo(settings: Settings, services: Services) -> gr.Blocks:
 
         quiet = {"show_progress": "hidden", "api_visibility": "undocumented", "concurrency_limit": None}  # a read
         demo.load(who, None, [identity], **quiet)
-        board_tab.refresh(demo.load)
     return demo
 
 
@@ -88,7 +90,7 @@ def main(environ: dict[str, str] | None = None) -> None:
     signal.signal(signal.SIGTERM, _stop)  # `docker stop`, a Space restart: close the server, the scheduler, the worker
     log.info("serving on http://%s:%d (%s)", space.server_name, space.server_port, _mode(space))
     try:
-        launch(demo, settings, space, desk=desk)
+        launch(demo, settings, space, services, desk=desk)  # services: the scripted submission route too
     except KeyboardInterrupt:  # SIGTERM or Ctrl-C at any moment, even before launch() blocks: a clean stop
         pass
     finally:

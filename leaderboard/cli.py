@@ -14,6 +14,7 @@ import sys
 from collections.abc import Mapping, Sequence
 
 import leaderboard.commands as commands
+import leaderboard.remote as remote
 from leaderboard.config import Settings, SettingsError
 from leaderboard.errors import LeaderboardError, NotAuthorised, QuotaExceeded, Rejected
 from leaderboard.records import SPLITS
@@ -28,8 +29,11 @@ def main(argv: Sequence[str] | None = None, environ: Mapping[str, str] | None = 
     args = parser().parse_args(argv)
     level = logging.INFO if args.command == "work" else logging.WARNING
     logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    env = os.environ if environ is None else environ
     try:
-        service = Leaderboard(Settings.from_env(os.environ if environ is None else environ))
+        if args.command == "submit-remote":  # a client of a running Space: no local service to open
+            return remote.submit_remote(args, env.get("HF_TOKEN"))
+        service = Leaderboard(Settings.from_env(env))
         return int(args.run(service, args) or 0)
     except (Rejected, QuotaExceeded) as error:
         return _fail(f"rejected: {error}", EXIT_REFUSED)
@@ -72,6 +76,18 @@ def _submitter_commands(subparsers: argparse._SubParsersAction) -> None:
     submit.add_argument("--parameters", metavar="COUNT", help="parameter count, e.g. 7B or 500M")
     submit.add_argument("--publish", action="store_true", help="ask for a public row (after a maintainer approves)")
     submit.set_defaults(run=commands.submit)
+
+    remote_ = subparsers.add_parser(
+        "submit-remote", help="send a predictions TSV to a running Space as yourself (HF_TOKEN); prints the id last"
+    )
+    remote_.add_argument("file", metavar="FILE")
+    remote_.add_argument(
+        "--space", required=True, metavar="URL", help="the Space's address, e.g. https://org-x.hf.space"
+    )
+    for action in submit._actions:  # the same flags as submit, but never --user: the token says who you are
+        if action.dest not in ("help", "file", "user"):
+            remote_._add_action(action)
+    remote_.set_defaults(run=None)
 
     validate = subparsers.add_parser("validate", help="check a predictions TSV without submitting it")
     validate.add_argument("file", metavar="FILE")

@@ -57,6 +57,13 @@ class Settings:
     dedupe_window_s: float = 600.0  # the same file from the same user within this is one submission
     queued_per_user: int = 3  # a user's submissions waiting or being scored at once (either split)
     job_budget_s: float = 1800.0  # scoring one file longer than this fails it (the worst valid file: ~15 min)
+    # Scoring cost in points (the points of a file's valid rows; ~0.35 ms each at worst, at 1440x1080).
+    # One file: 100,000 = 80 points a row on the real test split (~1,250 rows), so the worst file
+    # holds the worker ~35 s, not ~810 s. A day, per user and both splits: 500,000 = five such files
+    # (~3 minutes of worst-case scoring), or ~40 ordinary full files of ~10 points a row.
+    max_job_points: int = 100_000
+    daily_points: int = 500_000
+    fair_queue: bool = True  # False: first in, first out (the order before; the benchmark's "before")
     answer_key_cache: Path | None = None  # None: {home}/cache; tests share one across homes
     demo_samples: int = DEMO_SAMPLES  # the synthetic default: samples per split
     demo_size: tuple[int, int] = DEMO_SIZE  # and image size (width, height)
@@ -85,6 +92,8 @@ class Settings:
             dedupe_window_s=env.get("LEADERBOARD_DEDUPE_WINDOW_S", _non_negative, 600.0),
             queued_per_user=env.get("LEADERBOARD_QUEUED_PER_USER", _at_least_one, 3),
             job_budget_s=env.get("LEADERBOARD_JOB_BUDGET_S", _positive, 1800.0),
+            max_job_points=env.get("LEADERBOARD_MAX_JOB_POINTS", _at_least_one, 100_000),
+            daily_points=env.get("LEADERBOARD_DAILY_POINTS", _at_least_one, 500_000),
         )
         settings.check()
         return settings
@@ -105,6 +114,11 @@ class Settings:
             raise SettingsError(
                 f"REQUESTS_REPO and RESULTS_REPO are both {self.requests_repo!r}: the requests repo is private "
                 "(uploaded files, e-mails, per-row test scores) and must not be the public results repo"
+            )
+        if self.daily_points < self.max_job_points:
+            raise SettingsError(
+                f"LEADERBOARD_DAILY_POINTS={self.daily_points} is below LEADERBOARD_MAX_JOB_POINTS="
+                f"{self.max_job_points}: expected a daily budget that holds at least one file of the largest size"
             )
         if (self.requests_repo or self.results_repo) and not self.hf_token:
             raise SettingsError("REQUESTS_REPO/RESULTS_REPO are set but HF_TOKEN is empty: writing to the Hub needs it")

@@ -8,9 +8,11 @@ Order of business for ``submit``:
    within ``dedupe_window_s`` is the same submission, and its receipt is returned again;
 3. the quota: at most ``TEST_SUBMISSIONS_PER_DAY`` test submissions per user in any rolling
    24 hours, counted by user (renaming the model does not help), not counting submissions that
-   failed because of the server; and, for either split, at most ``queued_per_user`` submissions
-   of a user waiting or being scored at once (validation is not limited per day, and one file can
-   hold the worker for minutes, so one user cannot fill the queue);
+   failed because of the server or that their submitter cancelled before scoring; and, for
+   either split, at most ``queued_per_user`` submissions of a user waiting or being scored at
+   once (validation is not limited per day, and one file can hold the worker for minutes, so one
+   user cannot fill the queue); and the compute budget of ``leaderboard/budget.py``: one file's
+   points, and a user's points a day over both splits;
 4. one commit stores the request, the file and an audit entry; only when it returned is the id
    handed out. A ``StorageError`` means nothing was acknowledged; the id is derived from the user,
    split and file, so a retry rewrites the same submission rather than adding one.
@@ -20,20 +22,23 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 import leaderboard.audit as audit
 from leaderboard.answer_keys import AnswerKeys
+from leaderboard.budget import check_daily_budget, check_job_cost
 from leaderboard.config import Settings
 from leaderboard.errors import QuotaExceeded, Rejected
 from leaderboard.locks import process_lock
 from leaderboard.metadata import Metadata, look_alike_key, quoted
-from leaderboard.records import PENDING, RUNNING, SPLITS, Request, Split, iso, request_path, upload_path
+from leaderboard.records import CANCELLED, PENDING, RUNNING, SPLITS, Request, Split, iso, request_path, upload_path
 from leaderboard.registry import Entry, Registry
 from leaderboard.report import Report
-from leaderboard.validation import check_file
+from leaderboard.validation import check_file_and_cost
 from scoring import MAX_FILE_BYTES
 
 log = logging.getLogger(__name__)
@@ -55,6 +60,32 @@ class Receipt:
     quota_left: int | None = None  # test submissions left in the rolling 24 h (None for validation)
 
 
+@dataclass(frozen=True)
+class Quota:
+    """A user's test submissions in the rolling 24 hours: how many are left, and when the next one frees."""
+
+    left: int
+    limit: int
+    next_free: float | None  # epoch when the oldest counted submission leaves the window (None: none counted)
+
+
+def when_words(at: float, now: float) -> str:
+    """A moment in local words, no ISO stamp: ``14:05 UTC, in 3 h 10 min`` (a date only when not today).
+
+    >>> import calendar; t = calendar.timegm((2026, 11, 25, 10, 55, 0))
+    >>> when_words(t + 3 * 3600 + 600, t)
+    '14:05 UTC, in 3 h 10 min'
+    >>> when_words(t + 30, t), when_words(t + 86400, t)
+    ('10:55 UTC, in 1 min', '26 Nov 10:55 UTC, in 24 h')
+    """
+    moment = datetime.fromtimestamp(at, UTC)
+    day = "" if moment.date() == datetime.fromtimestamp(now, UTC).date() else f"{moment:%-d %b} "
+    minutes = max(1, math.ceil((at - now) / 60))
+    hours, rest = divmod(minutes, 60)
+    span = " ".join(part for part in (f"{hours} h" if hours else "", f"{rest} min" if rest else "") if part)
+    return f"{day}{moment:%H:%M} UTC, in {span}"
+
+
 class Intake:
     def __init__(self, settings: Settings, registry: Registry, keys: AnswerKeys, clock: Callable[[], float]) -> None:
         self.settings = settings
@@ -65,16 +96,21 @@ class Intake:
 
     def validate(self, data: bytes, split: str) -> Report:
         """The report for ``data``; ``Rejected`` when the file cannot be scored at all."""
+        return self._checked(data, split)[0]
+
+    def _checked(self, data: bytes, split: str) -> tuple[Report, int]:
+        """The report and the scoring cost in points (``validation.check_file_and_cost``)."""
         _check_split(split)
         if len(data) > MAX_FILE_BYTES:
             raise Rejected(f"the file has {len(data)} bytes, over the {MAX_FILE_BYTES} bytes limit")
-        return check_file(data, self.keys.public(split))
+        return check_file_and_cost(data, self.keys.public(split))
 
     def submit(
         self, data: bytes, filename: str, split: str, user: str, metadata: Metadata, publish: bool = False
     ) -> Receipt:
         user = check_user(user)
-        report = self.validate(data, split)
+        report, cost = self._checked(data, split)
+        check_job_cost(self.settings, cost, report.n_valid)
         split = Split(split)
         digest = hashlib.sha256(data).hexdigest()
         with process_lock(self.settings.locks_folder, "intake"):
@@ -89,6 +125,7 @@ class Intake:
             if split == Split.TEST:
                 self._check_quota(user, mine, now)
             self._check_queue(user, mine)
+            check_daily_budget(self.settings, user, mine, now, cost)
             earlier = sum(e.request.split == split and e.request.sha256 == digest for e in mine)
             request = Request(
                 submission_id=submission_id_for(user, split, digest, earlier),
@@ -101,6 +138,7 @@ class Intake:
                 publish=bool(publish),
                 metadata=metadata,
                 report=report.as_dict(),
+                cost=cost,
             )
             self._store(request, data, now)
             return self._receipt(request, mine, now)
@@ -122,16 +160,23 @@ class Intake:
 
     def counted(self, mine: list[Entry], now: float) -> list[Entry]:
         """The user's test submissions that count against the quota now (oldest first)."""
+        free = ("server", CANCELLED)  # our failure, or never scored: the submitter learnt nothing
         return [
-            e for e in mine if e.request.split == Split.TEST and now - e.created < DAY_S and e.job.failure != "server"
+            e for e in mine if e.request.split == Split.TEST and now - e.created < DAY_S and e.job.failure not in free
         ]
+
+    def quota(self, mine: list[Entry], now: float) -> Quota:
+        counted = self.counted(mine, now)
+        limit = self.settings.test_submissions_per_day
+        return Quota(max(0, limit - len(counted)), limit, counted[0].created + DAY_S if counted else None)
 
     def _check_quota(self, user: str, mine: list[Entry], now: float) -> None:
         counted = self.counted(mine, now)
         limit = self.settings.test_submissions_per_day
         if len(counted) >= limit:
-            retry_at = iso(counted[-limit].created + DAY_S) if limit else None
-            when = f"; the next one is possible after {retry_at}" if retry_at else ""
+            free_at = counted[-limit].created + DAY_S if limit else None
+            retry_at = iso(free_at) if free_at is not None else None
+            when = f"; the next one frees at {when_words(free_at, now)}" if free_at is not None else ""
             raise QuotaExceeded(
                 f"daily limit reached: {user} has made {len(counted)} test submission(s) in the last 24 hours "
                 f"and the limit is {limit}{when}",

@@ -72,10 +72,10 @@ class Moderation:
 
     def approve(self, submission_id: str, by: str) -> Review:
         def change(review: Review) -> Review:
-            if not self.registry.request(submission_id).publish:
+            if not self.registry.entry(submission_id).publish:  # as asked at intake, or chosen since
                 raise InvalidAction(
-                    f"submission {submission_id} asked for a private score only (publish was not chosen): "
-                    "there is nothing to approve"
+                    f"submission {submission_id} asked for a private score only (publish was not chosen), or its "
+                    "submitter withdrew it: there is nothing to approve"
                 )
             return replace(review, decision=APPROVED, reason=None)
 

@@ -1,6 +1,8 @@
 """The queue: which job runs next, and whether a RUNNING job's worker is still alive.
 
-FIFO by intake time (a worker that lost a race for a job looks a few jobs further). A RUNNING
+Jobs whose worker died are taken up first (oldest first); then waiting jobs in the fair order of
+``fairness.order`` (round-robin over users by the compute they were served; FIFO with
+``fair=False``). A worker that lost a race for a job looks a few jobs further. A RUNNING
 job belongs to the worker holding its lease; the lease is renewed by a heartbeat and is void
 once it expires, or at once when its holder is provably dead: a process on this host that no
 longer exists (or whose pid now belongs to a newer process).
@@ -15,6 +17,7 @@ import socket
 from dataclasses import dataclass
 from enum import Enum
 
+from leaderboard.fairness import fifo, order
 from leaderboard.records import PENDING, RUNNING, Lease, epoch, iso
 from leaderboard.registry import Entry
 
@@ -98,19 +101,25 @@ def decide(entry: Entry, now: float, max_attempts: int) -> Decision:
     return Decision.RUN if job.attempts < max_attempts else Decision.GIVE_UP
 
 
-def next_job(entries: list[Entry], now: float, max_attempts: int, skip: int = 0) -> tuple[Entry, Decision] | None:
-    """The first entry (FIFO) that needs the worker, and what to do with it.
+def next_job(
+    entries: list[Entry], now: float, max_attempts: int, skip: int = 0, fair: bool = True
+) -> tuple[Entry, Decision] | None:
+    """The entry that needs the worker first, and what to do with it.
 
+    Jobs whose worker died (to take up again, or to give up on) come first: they were already
+    given their turn. Then the waiting ones, in fair order (``fair=False``: first in, first out).
     ``skip`` passes over that many such entries when there are more (the last one otherwise): a
     worker that just lost a claim to another worker looks a little further down the queue, so
     that several workers stop racing for the same job.
     """
-    found = None
+    needing: list[tuple[Entry, Decision]] = []
     for entry in entries:
-        decision = decide(entry, now, max_attempts)
-        if decision is not Decision.SKIP:
-            found = entry, decision
-            if skip <= 0:
-                break
-            skip -= 1
-    return found
+        if entry.status != PENDING:
+            decision = decide(entry, now, max_attempts)
+            if decision is not Decision.SKIP:
+                needing.append((entry, decision))
+    waiting = order(entries, now) if fair else fifo(entries)
+    needing.extend((entry, Decision.RUN) for entry in waiting)
+    if not needing:
+        return None
+    return needing[min(skip, len(needing) - 1)]

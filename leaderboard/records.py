@@ -12,6 +12,7 @@ path                               written by             holds
 ``private/{id}/summary.json``      the worker             the scoring summary (aggregates)
 ``private/{id}/rows.tsv``          the worker             per-row scores (never published for test)
 ``reviews/{id}.json``              maintainers            approved/rejected, reason, hidden, edits
+``owner/{id}.json``                the submitter          their later choice: published or withdrawn
 ``reported/{rid}.json``            maintainers            a published figure shown as a reported row
 ``control/rescore.json``           maintainers            the rescore generation
 ``audit/{yyyy-mm}/{stamp}.json``   everyone, append-only  who did what, when, before/after
@@ -96,6 +97,10 @@ def rows_path(submission_id: str) -> str:
     return f"private/{submission_id}/rows.tsv"
 
 
+def owner_path(submission_id: str) -> str:
+    return f"owner/{submission_id}.json"
+
+
 def reported_path(row_id: str) -> str:
     return f"reported/{row_id}.json"
 
@@ -117,6 +122,9 @@ class Request:
     publish: bool
     metadata: Metadata
     report: dict = field(default_factory=dict)
+    # The scoring work the file asks for, in points (the points of its valid rows: rows x points),
+    # estimated at intake; None on records written before it existed (``fairness.cost_of`` estimates).
+    cost: int | None = None
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -153,7 +161,7 @@ class Job:
     generation: int = 0  # the rescore generation this state belongs to
     lease: Lease | None = None
     message: str | None = None  # for the submitter: why it failed, or what is going on
-    failure: str | None = None  # "submission" (counts against the quota) or "server" (does not)
+    failure: str | None = None  # "submission" (counts against the quota); "server" or CANCELLED (do not)
     updated_at: str | None = None
     started_at: str | None = None
     finished_at: str | None = None
@@ -191,6 +199,25 @@ class Review:
         raw = json.loads(data)
         raw["decision"] = ReviewDecision(raw.get("decision", ReviewDecision.PENDING))
         return cls(**raw)
+
+
+CANCELLED = "cancelled"  # ``Job.failure`` of a submission its submitter cancelled before it was scored
+
+
+@dataclass(frozen=True)
+class OwnerChoice:
+    """The submitter's later word on one submission. No file means the choice made at intake stands."""
+
+    submission_id: str
+    publish: bool | None = None  # None: as asked at intake; False: withdrawn; True: chosen as the public one
+    updated_at: str | None = None
+
+    def to_bytes(self) -> bytes:
+        return dump(asdict(self))
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> OwnerChoice:
+        return cls(**json.loads(data))
 
 
 @dataclass(frozen=True)

@@ -15,17 +15,20 @@ from leaderboard.errors import NotFound
 from leaderboard.metadata import Metadata
 from leaderboard.records import (
     APPROVED,
+    CANCELLED,
     FAILED,
     FINISHED,
     PENDING,
     RESCORE_PATH,
     Job,
     JobStatus,
+    OwnerChoice,
     Reported,
     Request,
     Review,
     epoch,
     job_path,
+    owner_path,
     request_path,
     review_path,
 )
@@ -42,6 +45,7 @@ class Entry:
     job: Job
     review: Review
     generation: int  # the current rescore generation
+    choice: OwnerChoice | None = None  # the submitter's later word (withdrawn, chosen as public)
 
     @property
     def submission_id(self) -> str:
@@ -58,7 +62,20 @@ class Entry:
     @property
     def stale(self) -> bool:
         """Scored (or failed) before the last rescore request: due to be scored again."""
-        return self.job.status in (FINISHED, FAILED) and self.job.generation < self.generation
+        scored = self.job.status in (FINISHED, FAILED) and not self.cancelled
+        return scored and self.job.generation < self.generation
+
+    @property
+    def cancelled(self) -> bool:
+        """Cancelled by its submitter before scoring: never scored, not even by a rescore."""
+        return self.job.status == FAILED and self.job.failure == CANCELLED
+
+    @property
+    def publish(self) -> bool:
+        """Whether the submitter wants it on the board: their later choice, else what they asked at intake."""
+        if self.choice is not None and self.choice.publish is not None:
+            return self.choice.publish
+        return self.request.publish
 
     @property
     def status(self) -> JobStatus:
@@ -72,7 +89,7 @@ class Entry:
     @property
     def public(self) -> bool:
         """Whether it belongs on the public leaderboard (once it has a result)."""
-        return self.request.publish and self.review.decision == APPROVED and not self.review.hidden
+        return self.publish and self.review.decision == APPROVED and not self.review.hidden
 
     def same_user(self, user: str) -> bool:
         return self.user.casefold() == user.strip().casefold()
@@ -114,25 +131,32 @@ class Registry:
         data = self.store.read(review_path(submission_id))
         return Review.from_bytes(data) if data else Review(submission_id)
 
+    def choice(self, submission_id: str) -> OwnerChoice | None:
+        data = self.store.read(owner_path(submission_id))
+        return OwnerChoice.from_bytes(data) if data else None
+
     def entry(self, submission_id: str, generation: int | None = None) -> Entry:
         request = self.request(submission_id)
         generation = self.generation() if generation is None else generation
-        return Entry(request, self.job(submission_id), self.review(submission_id), generation)
+        job, review = self.job(submission_id), self.review(submission_id)
+        return Entry(request, job, review, generation, self.choice(submission_id))
 
     def entries(self) -> list[Entry]:
         generation = self.generation()
         jobs = set(self.store.list("jobs"))
         reviews = set(self.store.list("reviews"))
+        owned = set(self.store.list("owner"))
         found = []
         for submission_id in self.ids():
             try:
                 request = self.request(submission_id)
                 job = self.job(submission_id) if job_path(submission_id) in jobs else Job(submission_id)
                 review = self.review(submission_id) if review_path(submission_id) in reviews else Review(submission_id)
+                choice = self.choice(submission_id) if owner_path(submission_id) in owned else None
             except (ValueError, KeyError, TypeError) as error:  # one damaged file must not stop the queue
                 log.error("submission %s has an unreadable record, left out: %r", submission_id, error)
                 continue
-            found.append(Entry(request, job, review, generation))
+            found.append(Entry(request, job, review, generation, choice))
         return sorted(found, key=lambda e: (e.request.created_at, e.submission_id))
 
     def reported(self) -> list[Reported]:

@@ -17,17 +17,20 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import BinaryIO
 
 import leaderboard.audit as audit
 from leaderboard.answer_keys import AnswerKeys
+from leaderboard.commit_budget import BudgetState
 from leaderboard.config import Settings
 from leaderboard.errors import InvalidAction, NotAuthorised, NotFound, Rejected
-from leaderboard.intake import Intake, Receipt, check_user
+from leaderboard.fairness import QueuePosition, position
+from leaderboard.intake import Intake, Quota, Receipt, check_user
 from leaderboard.metadata import Metadata
 from leaderboard.moderation import Moderation
+from leaderboard.ownership import Ownership
 from leaderboard.records import (
     APPROVAL_PENDING,
     FINISHED,
@@ -69,6 +72,9 @@ class SubmissionView:
     message: str | None  # why it failed, or what is going on
     summary: Summary | None = None  # the scoring summary (aggregates) once scored
     report: dict = field(default_factory=dict)  # the intake report
+    queue: QueuePosition | None = None  # where it waits, and roughly when it is scored (My submissions)
+    withdrawn: bool = False  # asked to be published, then withdrawn by its submitter
+    cancelled: bool = False  # cancelled by its submitter before it was scored (status FAILED)
 
     def as_dict(self) -> dict:
         data = asdict(self)
@@ -97,6 +103,7 @@ class Leaderboard:
         self.intake = Intake(settings, self.registry, self.keys, clock)
         self.moderation = Moderation(settings, self.registry, self.publisher, clock)
         self.worker = Worker(settings, self.registry, self.keys, self.publisher, clock)
+        self.ownership = Ownership(settings, self.registry, self.publisher, clock)
         self.clock = clock
 
     # -- submitters ---------------------------------------------------------------------------
@@ -129,8 +136,19 @@ class Leaderboard:
     def my_submissions(self, user: str) -> list[SubmissionView]:
         """The user's submissions, newest first."""
         user = check_user(user)
-        mine = [e for e in self.registry.entries() if e.same_user(user)]
-        return [self._view(e, maintainer=False) for e in reversed(mine)]
+        entries = self.registry.entries()
+        views = [self._view(e, maintainer=False) for e in reversed(entries) if e.same_user(user)]
+        now, fair = self.clock(), self.settings.fair_queue
+        return [
+            replace(v, queue=position(entries, v.submission_id, now, fair)) if v.status in ("PENDING", "RUNNING") else v
+            for v in views
+        ]
+
+    def queue_position(self, submission_id: str, user: str | None = None) -> QueuePosition:
+        """Where the submission waits among the jobs in the order the worker takes them, and a rough ETA."""
+        entry = self.registry.entry(submission_id.strip())
+        self._check_owner(entry, user)
+        return position(self.registry.entries(), entry.submission_id, self.clock(), self.settings.fair_queue)
 
     def rows(self, submission_id: str, user: str | None = None) -> list[dict[str, str]]:
         """Per-row scores with their components: validation submissions to their submitter, any to maintainers."""
@@ -158,7 +176,28 @@ class Leaderboard:
         used = len(self.intake.counted(mine, self.clock()))
         return max(0, self.settings.test_submissions_per_day - used)
 
+    def quota(self, user: str) -> Quota:
+        """The quota left, the limit, and when the next test submission frees (``Quota.next_free``)."""
+        user = check_user(user)
+        return self.intake.quota([e for e in self.registry.entries() if e.same_user(user)], self.clock())
+
+    def choose_public(self, submission_id: str, user: str) -> list[str]:
+        """Make the user's finished test entry their public one; the ids of their entries that left the board."""
+        return self.ownership.choose_public(submission_id, user)
+
+    def withdraw(self, submission_id: str, user: str) -> None:
+        """Take the user's entry off the board (the audit log and the maintainers keep it)."""
+        self.ownership.withdraw(submission_id, user)
+
+    def cancel(self, submission_id: str, user: str) -> None:
+        """Cancel the user's submission still waiting to be scored (its test quota comes back)."""
+        self.ownership.cancel(submission_id, user)
+
     # -- everyone -----------------------------------------------------------------------------
+
+    def commit_budget(self) -> BudgetState:
+        """The Hub's hourly commit budget: whether scoring waits for it, until when, and a line saying so."""
+        return self.worker.budget.state()
 
     def public_table(self) -> list[dict[str, object]]:
         """The public rows, computed from the requests store (best first; see ``table.COLUMNS``)."""
@@ -185,7 +224,8 @@ class Leaderboard:
     def pending(self, by: str) -> list[SubmissionView]:
         """Submissions that asked to be published and await a decision, oldest first."""
         self.moderation.require_maintainer(by)
-        waiting = [e for e in self.registry.entries() if e.request.publish and e.review.decision == APPROVAL_PENDING]
+        entries = self.registry.entries()
+        waiting = [e for e in entries if e.publish and e.review.decision == APPROVAL_PENDING and not e.cancelled]
         return [self._view(e, maintainer=True) for e in waiting]
 
     def approve(self, submission_id: str, by: str) -> Review:
@@ -237,7 +277,7 @@ class Leaderboard:
             status=entry.status,
             created_at=entry.request.created_at,
             metadata=metadata,
-            publish=entry.request.publish,
+            publish=entry.publish,
             decision=entry.review.decision,
             reason=entry.review.reason,
             hidden=entry.review.hidden,
@@ -246,6 +286,8 @@ class Leaderboard:
             message=entry.job.message,
             summary=summary,
             report=entry.request.report,
+            withdrawn=entry.request.publish and not entry.publish,
+            cancelled=entry.cancelled,
         )
 
 

@@ -20,6 +20,7 @@ from leaderboard.records import FAILED, SPLITS, Reported, Split
 from leaderboard.registry import Entry, Registry
 from leaderboard.results import read_summary
 from leaderboard.storage import Storage
+from leaderboard.uncertainty_table import CI_COLUMNS, TotalsCache
 from scoring.summary import SUMMARY_FIELDS, Summary
 
 log = logging.getLogger(__name__)
@@ -43,6 +44,7 @@ COLUMNS = (
     *SUMMARY_COLUMNS,
     "submitted_at",
     "source",  # where a reported figure was published
+    *CI_COLUMNS,  # 95% scene-bootstrap intervals, rank range (leaderboard/uncertainty.py); None without rows
 )
 
 
@@ -93,15 +95,22 @@ def submission_row(entry: Entry, summary: Summary) -> dict[str, object]:
     )
 
 
-def public_rows(registry: Registry) -> list[dict[str, object]]:
-    """The public table, best score first within each split (test first)."""
-    rows = []
+def public_rows(registry: Registry, totals: TotalsCache | None = None) -> list[dict[str, object]]:
+    """The public table, best score first within each split (test first), with the uncertainty
+    columns computed from the submissions' per-row scores (``totals`` keeps them between rebuilds)."""
+    totals = totals or TotalsCache(registry.store)
+    rows, scene_totals = [], {}
     for entry in registry.entries():
         if not entry.public or entry.job.status == FAILED:
             continue
         summary = read_summary(registry.store, entry.submission_id)
         if summary is not None:
             rows.append(submission_row(entry, summary))
+            version = (entry.job.generation, entry.job.finished_at, summary)  # a rescore makes a new one
+            found = totals.get(entry.submission_id, version)
+            if found is not None:
+                scene_totals[entry.submission_id] = found
+    totals.forget_except(set(scene_totals))
     rows += [reported_row(r) for r in registry.reported()]
     splits = {Split.TEST.value} | {str(r["split"]) for r in rows}
     rows += [baseline_row(split) for split in splits]
@@ -112,7 +121,7 @@ def public_rows(registry: Registry) -> list[dict[str, object]]:
         value = float(score) if isinstance(score, int | float) else 0.0
         return (order.get(str(row["split"]), 9), score is None, -value, row["submitted_at"] or "")
 
-    return sorted(rows, key=rank)
+    return totals.annotated(sorted(rows, key=rank), scene_totals)
 
 
 def table_bytes(rows: list[dict[str, object]]) -> bytes:
@@ -125,9 +134,10 @@ class Publisher:
     def __init__(self, registry: Registry, results: Storage) -> None:
         self.registry = registry
         self.results = results
+        self.totals = TotalsCache(registry.store)  # per-row scores read once per result, not once per rebuild
 
     def rows(self) -> list[dict[str, object]]:
-        return public_rows(self.registry)
+        return public_rows(self.registry, self.totals)
 
     def read(self) -> list[dict[str, object]]:
         """The table as published (what the app shows without recomputing)."""
@@ -167,6 +177,13 @@ service; do not edit by hand (the next update rewrites it).
 - `score_valid_only`: the mean over valid rows only; `coverage`: valid rows / expected rows.
 - `per_embodiment`, `per_category`, `per_metadata`: the same coverage-aware mean over subsets.
 - `scorer_version`, `dataset_revision`: what produced the numbers.
+- `score_ci`: `[low, high]`, the 95% bootstrap confidence interval of `score`: 1,000 resamples of
+  the split's scenes (images; all embodiment rows of one image are drawn together), fixed seed, the
+  same resamples for every entry. `per_embodiment_ci`: the same for each `per_embodiment` figure.
+- `rank_range`: `[best, worst]`, the 2.5-97.5% range of the entry's rank (1 = best) over those
+  paired resamples, among the split's entries with per-row scores and the reported rows.
+  These three are empty (null) for reported and baseline rows, which have no per-row scores, and
+  for any figure withheld because too few valid rows stand behind it.
 
 Only aggregates are published: per-row test scores and contact details stay private.
 """

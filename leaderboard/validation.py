@@ -8,13 +8,23 @@ from __future__ import annotations
 
 from leaderboard.errors import Rejected
 from leaderboard.report import Report
-from scoring import AnswerKey, SubmissionError, check_submission
+from scoring import AnswerKey, SubmissionError, check_submission, read_submission
 
 
 def check_file(data: bytes, key: AnswerKey) -> Report:
     """Validate ``data`` against ``key``; ``Rejected`` (one line) when the file cannot be scored."""
+    return check_file_and_cost(data, key)[0]
+
+
+def check_file_and_cost(data: bytes, key: AnswerKey) -> tuple[Report, int]:
+    """The report, and the scoring work the file asks for: the points of its valid rows (rows x points).
+
+    Scoring time grows with the points of each trace (every segment is drawn; DTW runs on them),
+    so this is the queue's cost estimate (``leaderboard/fairness.py``), read in the same pass.
+    """
     try:
-        evaluation = check_submission(data, key)
+        submission = read_submission(data, key)
+        evaluation = check_submission(submission, key)
     except SubmissionError as error:
         raise Rejected(str(error)) from None
     report = Report.from_evaluation(evaluation, key.split)
@@ -25,4 +35,7 @@ def check_file(data: bytes, key: AnswerKey) -> Report:
             f"{report.n_expected} expected rows): nothing to score{first}",
             report,
         )
-    return report
+    valid = {r.line for r in evaluation.rows if r.score.status == "valid"}
+    # A valid cell is a JSON list of [x, y] number pairs: exactly one "[" per point, plus the outer one.
+    points = sum(row.prediction.count("[") - 1 for row in submission.rows if row.line in valid)
+    return report, points

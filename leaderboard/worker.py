@@ -1,4 +1,4 @@
-"""The worker: takes the next job (FIFO), scores it with the private answer key, records the outcome.
+"""The worker: takes the next job (fair across users), scores it with the private answer key, records the outcome.
 
 Exactly once, even under SIGKILL at any moment:
 
@@ -13,7 +13,11 @@ Exactly once, even under SIGKILL at any moment:
 - an outcome the store refuses (a full disk, a Hub outage) puts the job back in the queue
   without using up an attempt, and an answer key that cannot be loaded *now* leaves the job
   unclaimed: both end the round with ``StorageError``, and the next round tries again;
-- the public table is derived and re-synced after every job and at the end of every drain.
+- the public table is derived and re-synced after every job and at the end of every drain;
+- a long job lets other users through: every ``YIELD_EVERY_S`` of scoring it scores, in its
+  middle, the waiting job the fair order puts first (``fairness.overtaker``), then goes on. Its
+  lease stays renewed and its work is kept in memory, so a SIGKILL then leaves both RUNNING
+  with a dead holder and both are taken up again, as after any crash.
 
 ``Worker.drain`` is the APScheduler job inside the app; ``python -m leaderboard work`` runs the
 same worker standalone.
@@ -21,6 +25,7 @@ same worker standalone.
 
 from __future__ import annotations
 
+import itertools
 import logging
 import random
 import threading
@@ -32,12 +37,16 @@ from filelock import Timeout
 
 import leaderboard.audit as audit
 from leaderboard.answer_keys import AnswerKeys, AnswerKeyUnavailable
+from leaderboard.claim_batches import Batch, Change, claim_batch, commit_claims
+from leaderboard.claim_batches import Heartbeat as _Heartbeat  # its name here before it moved
 from leaderboard.claims import Claim, claim, read_job
+from leaderboard.commit_budget import CommitBudget
 from leaderboard.config import Settings
 from leaderboard.disclosure import disclosed_summary
+from leaderboard.fairness import YIELD_EVERY_S, overtaker
 from leaderboard.locks import process_lock
 from leaderboard.queue import Decision, Holder, decide, next_job
-from leaderboard.records import FAILED, FINISHED, PENDING, iso, job_path, upload_path
+from leaderboard.records import FAILED, FINISHED, PENDING, Job, iso, job_path, upload_path
 from leaderboard.registry import Entry, Registry
 from leaderboard.results import result_files
 from leaderboard.storage import Conflict, StorageError
@@ -67,9 +76,15 @@ class Worker:
         self.publisher = publisher
         self.clock = clock
         self._generation: int | None = None
+        self.budget = CommitBudget(self.store, publisher.results)
+        self.scored: list[str] = []  # the jobs of the last run_once
+        self._limit: int | None = None  # drain's max_jobs, left
+        self.on_scored: Callable[[str], None] = lambda submission_id: None  # a job let through a long one
 
     def run_once(self) -> str | None:
-        """Score the next job if there is one; its id, or ``None`` when idle or another worker is busy."""
+        """Score the next job, or batch of jobs (``commit_budget``: on the Hub, several waiting jobs share
+        their commits), if there is one: the last one's id (all: ``scored``), or ``None`` when idle, when
+        another worker is busy, or when the commit budget keeps the jobs waiting."""
         lock = process_lock(self.settings.locks_folder, "worker", timeout=0)
         try:
             lock.acquire()
@@ -78,7 +93,8 @@ class Worker:
             return None
         try:
             with Holder.here() as holder:
-                return self._next(holder)
+                self.scored = self._next(holder, self._limit)
+                return self.scored[-1] if self.scored else None
         finally:
             lock.release()
 
@@ -86,9 +102,13 @@ class Worker:
         """Score jobs until the queue is empty (or ``max_jobs``); the number scored. The scheduled entry point."""
         done = 0
         while max_jobs is None or done < max_jobs:
-            if self.run_once() is None:
-                break
-            done += 1
+            self._limit = None if max_jobs is None else max_jobs - done
+            try:
+                if self.run_once() is None:
+                    break
+            finally:
+                self._limit = None
+            done += len(self.scored)
         self._sync()
         return done
 
@@ -106,31 +126,71 @@ class Worker:
 
     # -- one job ----------------------------------------------------------------------------------
 
-    def _next(self, holder: Holder) -> str | None:
+    def _next(self, holder: Holder, limit: int | None = None) -> list[str]:
         generation = self.registry.generation()
         if generation != self._generation:  # a rescore may follow a new answer key: reload it
             self.keys.refresh()
             self._generation = generation
         skip = 0
         while True:
-            found = next_job(self.registry.entries(), self.clock(), self.settings.max_attempts, skip)
-            if found is None:
-                return None
-            entry, decision = found
-            if decision is Decision.GIVE_UP:
-                self._give_up(entry)
+            picks = self._waiting(skip)
+            if not picks:
+                return []
+            if picks[0][1] is Decision.GIVE_UP:
+                self._give_up(picks[0][0])
                 continue
-            self._load_key(entry.request.split)
-            held = claim(self.store, entry, holder, self.clock(), self.settings.lease_s, self.settings.max_attempts)
-            if held is not None:
-                return self._run(entry, held, holder)
-            # Another worker took it or settled it meanwhile: look again, a little further down the queue.
+            batch = [entry for entry, decision in itertools.takewhile(lambda p: p[1] is Decision.RUN, picks)]
+            size = min(self.budget.batch_size(len(batch)), len(batch) if limit is None else limit)
+            if size == 0:  # the commit budget keeps its share for acknowledgements: the jobs wait, queued
+                log.info("commit budget low: %d job(s) wait; %s", len(batch), self.budget.state().message)
+                return []
+            batch = batch[:size]
+            for split in dict.fromkeys(e.request.split for e in batch):
+                self._load_key(split)
+            now, lease_s, attempts = self.clock(), self.settings.lease_s, self.settings.max_attempts
+            if len(batch) == 1:
+                held = claim(self.store, batch[0], holder, now, lease_s, attempts)
+                taken = [(batch[0], held)] if held is not None else []
+            else:
+                taken = claim_batch(self.store, batch, holder, now, lease_s, attempts)
+            if taken:
+                return self._run(taken, holder)
+            # Another worker took them or settled them meanwhile: look again, a little further down the queue.
             skip = random.randrange(LOOK_AHEAD)
 
-    def _run(self, entry: Entry, held: Claim, holder: Holder) -> str:
-        beat = _Heartbeat(lambda: self._renew(held, holder), self.settings.lease_s / 3)
-        with beat:
-            outcome, files, score = self._score(entry)
+    def _waiting(self, skip: int) -> list[tuple[Entry, Decision]]:
+        """The next jobs that need the worker, in ``next_job``'s order, up to a batch."""
+        entries, now, picked = self.registry.entries(), self.clock(), {}
+        for i in range(self.budget.max_batch):
+            found = next_job(entries, now, self.settings.max_attempts, skip + i, self.settings.fair_queue)
+            if found is None or found[0].submission_id in picked:
+                break
+            picked[found[0].submission_id] = found
+        return list(picked.values())
+
+    def _run(self, taken: list[tuple[Entry, Claim]], holder: Holder, nested: bool = False) -> list[str]:
+        """Score the batch; outcomes go out with each heartbeat and, the rest, in one commit at the end."""
+        batch = Batch(self.store, [held for _, held in taken])
+        yields = self.settings.fair_queue and not nested  # a job let through another lets nothing through itself
+        with _Heartbeat(lambda: batch.beat(lambda held: self._renewed(held, holder)), self.settings.lease_s / 3):
+            for entry, held in taken:
+                let_through = (lambda current=entry: self._let_through(current, holder)) if yields else None
+                outcome, files, score = self._score(entry, let_through)
+                batch.add(held, *self._outcome(entry, held, outcome, files, score))
+        try:
+            batch.write()
+        except Conflict as error:
+            log.warning("lost the leases of a batch while scoring; leaving them to their new worker: %s", error)
+        except StorageError as error:
+            self._release(batch.done, error)
+            raise
+        self._sync()
+        return [entry.submission_id for entry, _ in taken]
+
+    def _outcome(
+        self, entry: Entry, held: Claim, outcome: dict, files: dict[str, bytes], score: float | None
+    ) -> tuple[Job, dict[str, bytes]]:
+        """The job's final state and its files (with the audit entry)."""
         now = self.clock()
         done = replace(held.job, lease=None, updated_at=iso(now), finished_at=iso(now), **outcome)
         action = "finished" if done.status == FINISHED else "failed"
@@ -138,17 +198,8 @@ class Worker:
         after["score"] = score
         path, data = audit.entry_file(WORKER, action, entry.submission_id, now, None, after)
         files[path] = data
-        try:
-            held.commit(done, files, message=f"{action} {entry.submission_id}")
-        except Conflict:
-            log.warning("lost the lease on %s while scoring; leaving it to its new worker", entry.submission_id)
-            return entry.submission_id
-        except StorageError as error:
-            self._release(held, error)
-            raise
         log.info("%s %s (attempt %d)", action, entry.submission_id, done.attempts)
-        self._sync()
-        return entry.submission_id
+        return done, files
 
     def _load_key(self, split: str) -> None:
         """Load the answer key before claiming: one that cannot be read or built *now* (a full disk)
@@ -160,40 +211,61 @@ class Worker:
         except AnswerKeyError:
             return
 
-    def _release(self, held: Claim, error: StorageError) -> None:
-        """Back to the queue after an outcome the store refused, without using up an attempt.
+    def _release(self, unwritten: list[Change], error: StorageError) -> None:
+        """Back to the queue after outcomes the store refused, without using up an attempt.
 
         Attempts stop a file that keeps killing its worker; a full disk or a Hub outage is not the
         file's fault. An outcome that may still land is left alone: writing over it could score twice.
         """
-        if error.outcome_unknown:
+        if error.outcome_unknown or not unwritten:
             return
-        job = held.job
         message = "it was scored, but the server could not store the result; it will be scored again"
-        pending = replace(
-            job, status=PENDING, attempts=job.attempts - 1, lease=None, message=message, updated_at=iso(self.clock())
-        )
+        now = iso(self.clock())
+        pending: list[Change] = [(held, _requeued(held.job, message, now), {}) for held, _, _ in unwritten]
         try:
-            held.commit(pending, {}, message=f"release {job.submission_id}")
+            commit_claims(self.store, pending, "release")
         except StorageError as again:  # left RUNNING (or taken by another worker): as after a crash
-            log.error("could not put %s back in the queue: %s", job.submission_id, again)
+            log.error("could not put %d job(s) back in the queue: %s", len(pending), again)
             return
-        log.error("the result of %s could not be stored (%s); it is back in the queue", job.submission_id, error)
+        log.error("the results of %d job(s) could not be stored (%s); back in the queue", len(pending), error)
 
     def _renew(self, held: Claim, holder: Holder) -> None:
-        """Extend the lease, only while the job is still ours (``Conflict`` otherwise: the heartbeat stops)."""
-        now = self.clock()
-        renewed = replace(held.job, lease=holder.lease(now, self.settings.lease_s), updated_at=iso(now))
-        held.commit(renewed, {}, message=f"heartbeat {held.job.submission_id}")
+        """Extend one lease, only while the job is still ours (``Conflict`` otherwise: the heartbeat stops)."""
+        held.commit(self._renewed(held, holder), {}, message=f"heartbeat {held.job.submission_id}")
 
-    def _score(self, entry: Entry) -> tuple[dict, dict[str, bytes], float | None]:
+    def _renewed(self, held: Claim, holder: Holder) -> Job:
+        """The job with its lease extended (written by the batch's heartbeat, only while the job is still ours)."""
+        now = self.clock()
+        return replace(held.job, lease=holder.lease(now, self.settings.lease_s), updated_at=iso(now))
+
+    def _let_through(self, current: Entry, holder: Holder) -> None:
+        """Score, in the middle of ``current``, the waiting jobs the fair order puts before it."""
+        while True:
+            try:
+                entry = overtaker(self.registry.entries(), current, self.clock())
+                if entry is None:
+                    return
+                self._load_key(entry.request.split)
+                s = self.settings
+                held = claim(self.store, entry, holder, self.clock(), s.lease_s, s.max_attempts)
+                if held is not None:
+                    log.info("letting %s through while %s is being scored", entry.submission_id, current.submission_id)
+                    for done in self._run([(entry, held)], holder, nested=True):
+                        self.on_scored(done)
+            except StorageError as error:  # the store hiccupped: carry on with the current job
+                log.warning("could not let another job through %s: %s", current.submission_id, error)
+                return
+
+    def _score(
+        self, entry: Entry, let_through: Callable[[], None] | None = None
+    ) -> tuple[dict, dict[str, bytes], float | None]:
         """``(job fields, files, score)`` of the outcome; every failure is caught and described here."""
         submission_id, split = entry.submission_id, entry.request.split
         try:
             data = self.store.read(upload_path(submission_id))
             if data is None:
                 raise FileNotFoundError(f"{upload_path(submission_id)} is missing from the requests store")
-            budget = _Budget(self.settings.job_budget_s)
+            budget = _Budget(self.settings.job_budget_s, let_through)
             key = self.keys.private(split)
             evaluation = score_submission(data, key, baseline_raw=self.settings.baseline_raw, progress=budget.check)
         except OverBudget as error:
@@ -247,31 +319,9 @@ class Worker:
             log.error("could not publish the leaderboard table: %s", error)
 
 
-class _Heartbeat:
-    """Calls ``renew`` every ``interval`` seconds in a thread until the block ends."""
-
-    def __init__(self, renew: Callable[[], None], interval: float) -> None:
-        self.renew, self.interval = renew, interval
-        self.stopped = threading.Event()
-        self.thread = threading.Thread(target=self._beat, name="lease-heartbeat", daemon=True)
-
-    def __enter__(self) -> _Heartbeat:
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.stopped.set()
-        self.thread.join()  # an in-flight renewal lands before the outcome is committed
-
-    def _beat(self) -> None:
-        while not self.stopped.wait(self.interval):
-            try:
-                self.renew()
-            except Conflict as error:  # the lease went to another worker: writing on would undo its work
-                log.warning("lease lost, heartbeats stop: %s", error)
-                return
-            except StorageError as error:
-                log.warning("lease heartbeat failed: %s", error)
+def _requeued(job: Job, message: str, now: str) -> Job:
+    """``job`` back in the queue, its attempt given back (the store's fault, not the file's)."""
+    return replace(job, status=PENDING, attempts=job.attempts - 1, lease=None, message=message, updated_at=now)
 
 
 class OverBudget(Exception):
@@ -285,8 +335,9 @@ class _Budget:
     maximal); the budget keeps one file from holding the queue for longer than that worst case.
     """
 
-    def __init__(self, seconds: float) -> None:
+    def __init__(self, seconds: float, let_through: Callable[[], None] | None = None) -> None:
         self.seconds, self.start = seconds, time.monotonic()
+        self.let_through, self.looked = let_through, self.start
 
     def check(self, done: int, total: int) -> None:
         spent = time.monotonic() - self.start
@@ -295,3 +346,8 @@ class _Budget:
                 f"scoring stopped after {spent:.0f} s, over the time budget of {self.seconds:.0f} s per submission, "
                 f"with {done} of {total} rows scored; traces with fewer points score much faster"
             )
+        if self.let_through is not None and done < total and time.monotonic() - self.looked >= YIELD_EVERY_S:
+            began = time.monotonic()
+            self.let_through()
+            self.looked = time.monotonic()
+            self.start += self.looked - began  # time spent on other users' jobs is not this file's

@@ -222,12 +222,14 @@ class _Child:
         from leaderboard.storage import StorageError
 
         self._load_keys(keys)
+        worker.on_scored = lambda submission_id: self.emit(f"scored {submission_id}")  # a job let through another
         while True:
             self.wanted.wait()
             self.wanted.clear()
             try:
-                while (submission_id := worker.run_once()) is not None:
-                    self.emit(f"scored {submission_id}")
+                while worker.run_once() is not None:
+                    for submission_id in worker.scored:  # a batch (on the Hub) scores several at once
+                        self.emit(f"scored {submission_id}")
                 worker.drain()  # the queue is empty: this re-syncs the public table (and takes a late arrival)
             except StorageError as error:  # the store is unreachable: the next round tries again
                 log.error("worker round failed: %s", error)

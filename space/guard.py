@@ -14,7 +14,10 @@ Two ASGI middlewares share one ``Guard``:
    only be a script that copied a cookie (it may add the header: it holds the cookie anyway) or
    a browser too old to say where it is; a script that sends no cookie has no session to abuse and
    passes (a scripted submission proves who it is with its own token, never with ambient cookies);
-4. Gradio's ``GET /logout`` from another site (``Sec-Fetch-Site``), which would sign people out.
+4. Gradio's ``GET /logout`` from another site (``Sec-Fetch-Site``), which would sign people out;
+5. any ``Origin`` on the scripted submission (``SCRIPT_SUBMIT``): it is for scripts, which send
+   none and prove who they are with a Hugging Face token (``space/script_api.py``); a page, even
+   our own, uses the Submit tab.
 
 A refusal carries no ``Access-Control-*`` header: a foreign Origin never gets a CORS answer.
 
@@ -25,7 +28,10 @@ A refusal carries no ``Access-Control-*`` header: a foreign Origin never gets a 
    sign-out is worth nothing after;
 2. uploads need a signed-in session; their size (``Content-Length``) and the user's uploads per
    minute and bytes per hour are checked before a byte is parsed;
-3. every other request body is capped at ``MAX_CALL_KB``; callers without a session may start at
+3. the scripted submission must say its size, at most one file's limit, before a byte is read;
+   who sends it is resolved from its token by the route itself, which then applies the same
+   per-user upload limits;
+4. every other request body is capped at ``MAX_CALL_KB``; callers without a session may start at
    most ``ANONYMOUS_CALLS_PER_MINUTE`` events per client.
 
 docs/SPACE.md has the table of every endpoint, who may call it and at what cost.
@@ -58,6 +64,7 @@ CHANGES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 UPLOADS = ("/gradio_api/upload", "/gradio_api/process_recording")
 EVENTS = ("/gradio_api/queue/join", "/gradio_api/call/", "/gradio_api/run/", "/gradio_api/api/", "/gradio_api/stream/")
 SIGN_OUT_GETS = ("/logout",)
+SCRIPT_SUBMIT = "/script-api/submit"  # the one route a script calls with its own token (space/script_api.py)
 SESSION_HOURS = 8  # the longest a session lasts when its sign-in names no expiry (a Space's is 480 minutes)
 MULTIPART_SLACK = 64 * 1024  # the multipart envelope around one file: boundaries, headers, its name
 DESK_PATH = "/maintainers"  # where the maintainers' desk, a Gradio app of its own, is mounted (space/server.py)
@@ -90,6 +97,11 @@ class Guard:
                     "set ALLOWED_HOSTS to serve it under another name."
                 )
         origin = headers.get("origin")
+        if origin is not None and path == SCRIPT_SUBMIT:
+            return (
+                f"{SCRIPT_SUBMIT} is for scripts with a Hugging Face token, and this request came from a page "
+                f"(Origin {origin[:80]!r}); in a browser, use the Submit tab."
+            )
         if origin is not None:
             if origin.strip().lower() == "null":
                 return "Origin 'null' (a sandboxed frame, a local file or a redirect from another site) is refused."
@@ -146,6 +158,13 @@ class Guard:
             wait = self.upload_bytes.take(user, length)
             if wait is not None:
                 return 429, f"Too much uploaded: {self.space.upload_mb_per_hour} MB an hour per user.", wait
+            return 0, "", None
+        if path == SCRIPT_SUBMIT:  # the token, then the per-user limits: the route's, once it knows the user
+            if length is None:
+                return 411, "A scripted submission must say its size (Content-Length).", None
+            if length > self.max_upload_bytes:
+                size, limit = length / 2**20, self.max_file_mb
+                return 413, f"A submission of {size:.0f} MB is over the limit of one file of {limit:.0f} MB.", None
             return 0, "", None
         if length is None or length > self.max_call_bytes:
             return 413, f"A request body may hold at most {self.space.max_call_kb} KB (and must say its size).", None

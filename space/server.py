@@ -23,6 +23,8 @@ from leaderboard import Settings
 from scoring import MAX_FILE_BYTES
 from space.auth import local_sign_in
 from space.guard import DESK_PATH, Guard, app_kwargs
+from space.script_api import routes as script_routes
+from space.services import Services
 from space.settings import SpaceSettings
 from space.theme import CSS, THEME
 from space.visits import bound, keep_bounded, quiet_analytics
@@ -35,15 +37,24 @@ def private_paths(settings: Settings) -> list[str]:
 
 
 def launch(
-    demo: gr.Blocks, settings: Settings, space: SpaceSettings, desk: gr.Blocks | None = None, **extra: Any
+    demo: gr.Blocks,
+    settings: Settings,
+    space: SpaceSettings,
+    services: Services | None = None,
+    desk: gr.Blocks | None = None,
+    **extra: Any,
 ) -> None:
     """Start serving (blocks until the server stops; ``prevent_thread_lock=True`` in ``extra`` returns at once).
 
-    ``desk``, the maintainers' page, is served at ``DESK_PATH`` by the same server, behind the same guard
-    and sessions (it is mounted inside the page's app, so every request passes the door and the keeper).
+    With ``services``, the scripted submission route too (``space/script_api.py``). ``desk``, the maintainers'
+    page, is served at ``DESK_PATH`` by the same server, behind the same guard and sessions (it is mounted
+    inside the page's app, so every request passes the door and the keeper).
     """
     demo.queue(default_concurrency_limit=4)
-    kwargs = app_kwargs(Guard(space, MAX_FILE_BYTES), local_sign_in(space))
+    guard, base = Guard(space, MAX_FILE_BYTES), local_sign_in(space)
+    if services is not None:
+        base = {**base, "routes": [*base.get("routes", []), *script_routes(services, guard)]}
+    kwargs = app_kwargs(guard, base)
     holder = FastAPI()  # carries the desk's app and its start-up until the page's app takes them
     if desk is not None:
         desk.queue(default_concurrency_limit=4)

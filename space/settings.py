@@ -43,6 +43,8 @@ class SpaceSettings:
     # Page visits whose state Gradio keeps (its per-visit copy of the page, ~130 kB each); the oldest is forgotten
     # past it, and a closed visit at once. A forgotten visit that calls again starts from the page's defaults.
     max_visits: int = 500
+    token_cache_s: int = 60  # how long a token's whoami answer is kept (a revoked token works this long)
+    token_lookups_per_minute: int = 20  # whoami calls to the Hub per client address (cache misses only)
 
     @property
     def on_space(self) -> bool:
@@ -72,6 +74,8 @@ class SpaceSettings:
             max_call_kb=_count(env, "MAX_CALL_KB", defaults.max_call_kb),
             max_sessions=_count(env, "MAX_SESSIONS", defaults.max_sessions),
             max_visits=_count(env, "MAX_VISITS", defaults.max_visits),
+            token_cache_s=_count(env, "TOKEN_CACHE_S", defaults.token_cache_s),
+            token_lookups_per_minute=_count(env, "TOKEN_LOOKUPS_PER_MINUTE", defaults.token_lookups_per_minute),
         )
 
 

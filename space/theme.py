@@ -17,7 +17,7 @@ CSS = """
   white-space: nowrap; }
 .nt-table .nt-num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 .nt-table tbody tr:hover { background: var(--background-fill-secondary); }
-.nt-board td:nth-child(2) { min-width: 11rem; }
+.nt-board td.nt-model { min-width: 11rem; }
 .nt-nowrap { white-space: nowrap; }
 .nt-compact { width: auto; min-width: 16rem; }
 .nt-compact th, .nt-compact td { padding: 3px 10px; }
@@ -57,6 +57,71 @@ CSS = """
 .nt-legend i { display: inline-block; width: 14px; height: 10px; border-radius: 2px; margin-right: 5px;
   vertical-align: middle; }
 .nt-task p { margin: 0.25em 0; }
+#explorer-breakdown code { white-space: pre-wrap; overflow-wrap: anywhere; }
+@media (max-width: 640px) {  /* a phone: the Explorer's figures fit the width, none behind a sideways scroll */
+  #explorer-components { min-width: 0; width: 100%; }
+  #explorer-components th, #explorer-components td { padding: 3px 4px; overflow-wrap: anywhere; }
+}
 .nt-facts th { width: 12rem; }
 #nt-header h1 { margin-bottom: 0; }
+/* A focus ring that shows on every background (WCAG 2.4.7/2.4.11): 3 px, dark blue, white halo. */
+:focus-visible, .nt-sort:focus-visible, [role="tab"]:focus-visible { outline: 3px solid #1d4ed8 !important;
+  outline-offset: 2px !important; box-shadow: 0 0 0 5px #ffffff !important; border-radius: 4px; }
+.dark :focus-visible { outline-color: #93c5fd !important; box-shadow: 0 0 0 5px #0b0f19 !important; }
+/* Sortable headers: the whole label is a button; the sorted column says so with an arrow. */
+.nt-table th:has(.nt-sort) { padding: 0; }
+.nt-sort { all: unset; display: block; box-sizing: border-box; width: 100%; padding: 6px 7px; cursor: pointer;
+  font-weight: 600; white-space: nowrap; }
+.nt-num .nt-sort { text-align: right; }
+.nt-sort:hover { text-decoration: underline; }
+.nt-arrow { margin-left: 4px; font-size: 0.75em; color: #1d4ed8; }
+.dark .nt-arrow { color: #93c5fd; }
+.nt-ci { color: var(--body-text-color-subdued); font-size: 0.8em; white-space: nowrap; }
+.nt-entry { font-weight: 600; }
+.nt-link { font-size: 0.85rem; }
+/* Charts: HTML bars and an SVG line, drawn once per change of the results. */
+.nt-charts { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 360px), 1fr)); gap: 22px; }
+.nt-chart { margin: 0; min-width: 0; }
+.nt-chart figcaption { font-weight: 600; margin-bottom: 4px; }
+.nt-chart .nt-small { font-weight: 400; }
+.nt-legend { list-style: none !important; padding: 0 !important; margin: 4px 0 6px !important; gap: 4px 14px; }
+.nt-legend li { margin: 0 !important; padding: 0 !important; display: inline-flex; align-items: center;
+  max-width: 100%; overflow-wrap: anywhere; }
+.nt-bar-group { margin: 6px 0 10px; }
+.nt-bar-label { font-size: 0.85rem; font-weight: 600; margin-bottom: 2px; }
+.nt-bar-row { display: flex; align-items: center; gap: 6px; height: 18px; margin: 1px 0; }
+.nt-bar-track { position: relative; flex: 1; height: 11px; background: var(--background-fill-secondary);
+  border-radius: 2px; }
+.nt-bar { position: absolute; top: 0; bottom: 0; border-radius: 2px; }
+.nt-bar-value { width: 3.6em; text-align: right; font-size: 0.78rem; line-height: 16px;
+  font-variant-numeric: tabular-nums; }
+.nt-progress-svg { width: 100%; max-width: 640px; height: auto; display: block; }
+.nt-progress-svg .nt-grid { stroke: var(--border-color-primary); stroke-width: 1; }
+.nt-progress-svg .nt-axis { font-size: 11px; fill: var(--body-text-color-subdued); }
+/* A phone: rank, model and score without sideways scrolling; the header and the controls kept short. */
+@media (max-width: 640px) {
+  .nt-board .nt-sec { display: none; }
+  .nt-board { font-size: 0.95rem; }
+  .nt-board td.nt-model { min-width: 0; overflow-wrap: anywhere; }
+  .nt-board .nt-ci { display: block; }
+  #nt-header { flex-direction: column; gap: 4px !important; }
+  #nt-header > div { width: 100% !important; }
+  #identity .nt-small { display: none; }
+  /* The introduction in three lines (the About tab has it all): the table starts in the first screen. */
+  #nt-header p { font-size: 0.8rem; line-height: 1.35; display: -webkit-box; -webkit-line-clamp: 3;
+    -webkit-box-orient: vertical; overflow: hidden; }
+  #board-summary p { font-size: 0.85rem; margin: 0; }
+  #board-controls .block { min-width: 100% !important; }
+  #board-split .wrap { flex-wrap: nowrap; }
+  #identity form { flex-wrap: wrap; }
+  #board-controls { gap: 6px !important; }
+  #board-columns { display: none !important; }
+  #board-controls > div { min-width: 100% !important; }
+  #nt-header h1 { font-size: 1.35rem; }
+  #nt-header p { font-size: 0.85rem; margin: 2px 0; }
+  #nt-header > div { min-width: 0 !important; }
+  #identity-bar, #login-button { max-width: 100%; }
+  #login-button { white-space: normal; }
+  [role="tablist"] button { padding: 0 8px; }
+}
 """

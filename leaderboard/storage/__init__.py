@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from leaderboard.storage.base import Conflict, Storage, StorageError
+from leaderboard.storage.base import CommitLimitReached, Conflict, Storage, StorageError
 from leaderboard.storage.local import LocalStorage
 
 HEAD_TTL_S = 2.0
 
-__all__ = ["Conflict", "LocalStorage", "Storage", "StorageError", "open_store"]
+__all__ = ["CommitLimitReached", "Conflict", "LocalStorage", "Storage", "StorageError", "open_store"]
 
 
 def open_store(repo_id: str | None, local_folder: str | Path, token: str | None, *, private: bool = True) -> Storage:
@@ -23,5 +23,9 @@ def open_store(repo_id: str | None, local_folder: str | Path, token: str | None,
         from leaderboard.storage.hub import HubStorage
 
         # The service reads a few dozen files in a burst; one head lookup per burst is plenty.
-        return HubStorage(repo_id, token=token, private=private, cache_dir=local_folder, head_ttl_s=HEAD_TTL_S)
+        # The commit count sits beside the download cache, shared by every process of this machine.
+        commit_log = Path(local_folder).with_name(Path(local_folder).name + "-commits.json")
+        return HubStorage(
+            repo_id, token=token, private=private, cache_dir=local_folder, head_ttl_s=HEAD_TTL_S, commit_log=commit_log
+        )
     return LocalStorage(local_folder)

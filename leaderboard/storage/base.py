@@ -17,8 +17,16 @@ Backends: ``LocalStorage`` (a folder) and ``HubStorage`` (a Hub dataset repo). B
 from __future__ import annotations
 
 import builtins  # the class's own method `list` shadows the builtin in annotations
+import math
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING
+
+from leaderboard.errors import LeaderboardError
+
+if TYPE_CHECKING:
+    from leaderboard.storage.commit_log import QuotaState
 
 
 class StorageError(Exception):
@@ -39,6 +47,28 @@ class Conflict(StorageError):
     The caller reads again and decides again (another writer got there first). ``outcome_unknown``:
     an earlier attempt of this commit may have landed and been overwritten since.
     """
+
+
+class CommitLimitReached(StorageError, LeaderboardError):
+    """The repository's hourly commit quota is used up (the Hub answered 429): nothing was stored.
+
+    Its message is for people (no Hub text, no URL); ``retry_at`` is the time (``time.time``) from
+    which a commit fits again. A ``LeaderboardError`` too, so the pages show the message as it is.
+    """
+
+    def __init__(self, retry_at: float) -> None:
+        when = clock_time(retry_at)
+        super().__init__(
+            f"the Hub's hourly commit limit is reached, so nothing was stored; please try again after {when}"
+        )
+        self.retry_at = retry_at
+
+
+def clock_time(at: float) -> str:
+    """``14:05 UTC`` (and the date when it is not today's), for people; rounded up, so "after" holds."""
+    moment = datetime.fromtimestamp(math.ceil(at / 60) * 60, UTC)
+    today = datetime.now(UTC).date()
+    return moment.strftime("%H:%M UTC") if moment.date() == today else moment.strftime("%Y-%m-%d %H:%M UTC")
 
 
 INTERNAL = ".store"  # a local store's lock and journal; never a path of the namespace
@@ -90,6 +120,10 @@ class Storage(ABC):
             None if expect is None else {check_path(p): None if d is None else bytes(d) for p, d in expect.items()}
         )
         self._commit(puts, deletes, message, expected)
+
+    def commit_quota(self) -> QuotaState | None:
+        """This store's commits in the rolling hour and its quota; ``None`` when it has no quota (a folder)."""
+        return None
 
     @abstractmethod
     def _commit(

@@ -14,134 +14,50 @@ acknowledged without a second commit.
 re-based after a 412 only when the new head still holds the expected bytes, and otherwise raises
 ``Conflict`` (the caller re-reads and decides again). See docs/HUB.md.
 
-This module is the only one in ``leaderboard/storage`` that imports ``huggingface_hub``.
+The write is in ``hub_commit.py`` (a mixin); with ``hub_calls.py`` (timeouts, retries) these are the only
+modules of ``leaderboard`` that import ``huggingface_hub``.
 """
 
 from __future__ import annotations
 
 import builtins  # the class's own method `list` shadows the builtin in annotations
 import errno
-import hashlib
 import logging
 import random
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-import httpx2
-from huggingface_hub import CommitOperationAdd, CommitOperationDelete, HfApi, RepoFile
-from huggingface_hub.errors import HfHubHTTPError, LocalEntryNotFoundError, RemoteEntryNotFoundError
-from huggingface_hub.utils.sha import git_hash
+from huggingface_hub import HfApi, RepoFile
+from huggingface_hub.errors import RemoteEntryNotFoundError
 
-from leaderboard.storage.base import Conflict, Storage, StorageError, check_path
+from leaderboard.storage.base import Storage, StorageError, check_path
+from leaderboard.storage.commit_log import CommitLog, CommitQuota, QuotaState
 from leaderboard.storage.hub_cache import ReadCache
-from leaderboard.storage.hub_calls import bound_client_timeouts
+from leaderboard.storage.hub_calls import (
+    RetryPolicy,
+    bound_client_timeouts,
+    brief,
+    classify,
+    is_transient,
+    retry_after,
+)
+from leaderboard.storage.hub_commit import REPO_TYPE, HubCommits, top_folder
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+_retry_after = retry_after  # its name before it moved to hub_calls (the tests use it)
+DEFAULT_RETRY = RetryPolicy()
+HUB_QUOTA = CommitQuota()  # 128 commits per repository per hour
+__all__ = ["HubStorage", "RetryPolicy", "is_transient"]
 
-REPO_TYPE = "dataset"
 # Files the Hub itself puts in every new repository; not part of the shared layout.
 HUB_OWN_FILES = frozenset({".gitattributes"})
 
-_CONFLICT = {409, 412}  # 412: "The branch was updated since you opened this page" (parent_commit mismatch)
-_THROTTLED = {429}  # refused before processing: nothing landed
-_UNAVAILABLE = {408, 500, 502, 503, 504}  # may have been processed: the outcome is unknown
 
-
-@dataclass(frozen=True)
-class RetryPolicy:
-    """How long and how often a Hub call is retried.
-
-    Attempt ``n`` (1-based) after a 429/5xx waits a uniform draw in ``[d/2, d]`` with
-    ``d = min(cap_s, base_s * 2**(n-1))`` ("equal jitter"), or at least ``Retry-After`` when the
-    Hub sends it. A lost race waits a uniform draw in ``[0, conflict_pause_s)`` and re-bases.
-    No retry starts after ``budget_s`` seconds or ``max_attempts`` attempts.
-    """
-
-    base_s: float = 1.0
-    cap_s: float = 32.0
-    budget_s: float = 60.0
-    max_attempts: int = 12
-    conflict_pause_s: float = 0.5
-
-    def backoff(self, attempt: int, rng: random.Random) -> float:
-        ceiling = min(self.cap_s, self.base_s * 2 ** (attempt - 1))
-        return ceiling / 2 + rng.uniform(0, ceiling / 2)
-
-
-def _cause(err: BaseException) -> BaseException:
-    # hf_hub_download reports a 5xx or a dropped connection as LocalEntryNotFoundError "from" the real error.
-    if isinstance(err, LocalEntryNotFoundError) and err.__cause__ is not None:
-        return err.__cause__
-    return err
-
-
-def _classify(err: BaseException) -> str | None:
-    """``conflict``, ``throttled``, ``unreachable``, ``unavailable`` (the outcome is unknown), ``fatal``,
-    or ``None`` for errors that are not the Hub's."""
-    err = _cause(err)
-    if isinstance(err, HfHubHTTPError):
-        status = err.response.status_code
-        if status in _CONFLICT:
-            return "conflict"
-        if status in _THROTTLED:
-            return "throttled"
-        if status in _UNAVAILABLE:
-            return "unavailable"
-        return "fatal"
-    if isinstance(err, (httpx2.ConnectError, httpx2.ConnectTimeout, httpx2.ProxyError)):
-        return "unreachable"  # the request was never sent
-    if isinstance(err, (httpx2.TransportError, ConnectionError, TimeoutError, LocalEntryNotFoundError)):
-        return "unavailable"
-    return None
-
-
-def is_transient(error: BaseException) -> bool:
-    """Whether ``error`` or one of its causes is a Hub failure worth trying again (not a refusal)."""
-    seen: set[int] = set()
-    cause: BaseException | None = error
-    while cause is not None and id(cause) not in seen:
-        seen.add(id(cause))
-        kind = _classify(cause)
-        if kind in ("throttled", "unreachable", "unavailable"):
-            return True
-        if kind in ("fatal", "conflict"):
-            return False
-        cause = cause.__cause__ or cause.__context__
-    return False
-
-
-def _retry_after(err: BaseException) -> float | None:
-    """Seconds the Hub asked us to wait: ``Retry-After`` (delay-seconds) or the ``RateLimit`` reset ``t=``."""
-    response = getattr(_cause(err), "response", None)
-    if response is None:
-        return None
-    value = (response.headers.get("Retry-After") or "").strip()
-    if value.isdigit():
-        return float(value)
-    for part in (response.headers.get("RateLimit") or "").split(";"):
-        key, _, number = part.strip().partition("=")
-        if key == "t" and number.isdigit():
-            return float(number)
-    return None
-
-
-def _brief(err: BaseException) -> str:
-    """The error on one line (the client's messages span several)."""
-    return " ".join(str(err).split()) or type(err).__name__
-
-
-def _same_content(info: RepoFile, data: bytes) -> bool:
-    if info.lfs is not None:
-        return info.lfs.sha256 == hashlib.sha256(data).hexdigest()
-    return info.blob_id == git_hash(data)
-
-
-class HubStorage(Storage):
+class HubStorage(HubCommits, Storage):
     """Files of the Hub dataset repository ``repo_id`` (branch ``main``); created on first use.
 
     ``api`` is any object with the ``HfApi`` methods used here (tests pass a fake).
@@ -159,7 +75,7 @@ class HubStorage(Storage):
         private: bool = True,
         *,
         cache_dir: str | Path | None = None,
-        retry: RetryPolicy = RetryPolicy(),
+        retry: RetryPolicy = DEFAULT_RETRY,
         head_ttl_s: float = 0.0,
         cache_entries: int = 4096,
         cache_max_bytes: int = 1 << 20,
@@ -167,6 +83,9 @@ class HubStorage(Storage):
         sleep: Callable[[float], None] = time.sleep,
         rng: random.Random | None = None,
         timeout_s: float = 60.0,
+        quota: CommitQuota = HUB_QUOTA,
+        commit_log: Path | None = None,
+        wall_clock: Callable[[], float] = time.time,
     ) -> None:
         bound_client_timeouts(timeout_s)
         self.repo_id = repo_id
@@ -184,6 +103,10 @@ class HubStorage(Storage):
         self._reads = ReadCache(cache_entries, cache_max_bytes)
         self._lock = threading.Lock()  # the head
         self._commit_lock = threading.Lock()  # one commit at a time per instance: no self-inflicted races
+        self._commits = CommitLog(repo_id, quota, commit_log, wall_clock)
+
+    def commit_quota(self) -> QuotaState:
+        return self._commits.state()
 
     def __repr__(self) -> str:
         return f"HubStorage({self.repo_id!r})"
@@ -201,7 +124,7 @@ class HubStorage(Storage):
     def read(self, path: str) -> bytes | None:
         check_path(path)
         sha = self.head()
-        info = self._folder(sha, _top(path)).get(path)
+        info = self._folder(sha, top_folder(path)).get(path)
         if info is None:
             return None
         cached = self._reads.blob(info.blob_id)
@@ -217,7 +140,7 @@ class HubStorage(Storage):
             except RemoteEntryNotFoundError:
                 return None
             except OSError as error:
-                if _classify(error) is not None:  # the network: retried by _call
+                if classify(error) is not None:  # the network: retried by _call
                     raise
                 raise self._cache_error(path, error) from error
 
@@ -230,7 +153,7 @@ class HubStorage(Storage):
         prefix = prefix.rstrip("/")
         if prefix:
             check_path(prefix)
-        files = self._folder(self.head(), _top(prefix + "/") if prefix else _EVERYTHING)
+        files = self._folder(self.head(), top_folder(prefix + "/") if prefix else _EVERYTHING)
         under = prefix + "/" if prefix else ""
         return sorted(p for p in files if p.startswith(under))
 
@@ -255,106 +178,13 @@ class HubStorage(Storage):
         self._reads.keep_folder(sha, folder, files)
         return files
 
-    # -- the one write -----------------------------------------------------------------------
-
-    def _commit(
-        self, puts: dict[str, bytes], deletes: builtins.list[str], message: str, expect: dict[str, bytes | None] | None
-    ) -> None:
-        with self._commit_lock:
-            self._ensure_repo()
-            self._commit_with_retries(puts, deletes, message or "update", expect)
-
-    def _commit_with_retries(
-        self,
-        puts: dict[str, bytes],
-        deletes: builtins.list[str],
-        message: str,
-        expect: dict[str, bytes | None] | None = None,
-    ) -> None:
-        start = self._clock()
-        parent = self._head  # last known head: a stale one costs a 412 and a re-base
-        unanswered: str | None = None  # parent of the last commit sent without an answer: it may have landed
-        attempt = 0
-        while True:
-            attempt, sent = attempt + 1, None
-            try:
-                if parent is None:
-                    parent = self._fetch_head()
-                if unanswered is not None and parent != unanswered and self._holds(parent, puts, deletes):
-                    log.info("%s: a commit whose response was lost had landed", self.repo_id)
-                    return self._landed(parent, puts, deletes)
-                if expect is not None and not self._expected(parent, expect):
-                    raise Conflict(
-                        f"commit {message!r} to {self.repo_id}: {', '.join(sorted(expect))} changed since it was "
-                        "read; nothing was stored",
-                        outcome_unknown=unanswered is not None,  # it may have landed and been overwritten
-                    )
-                operations = self._operations(parent, puts, deletes)
-                if not operations:  # only deletes, of files already gone
-                    return self._landed(parent, puts, deletes)
-                sent = parent
-                info = self._api.create_commit(
-                    self.repo_id, operations, commit_message=message, repo_type=REPO_TYPE, parent_commit=parent
-                )
-                return self._landed(info.oid, puts, deletes)
-            except Exception as err:
-                kind = _classify(err)
-                if kind is None:
-                    raise
-                if kind == "fatal":
-                    raise StorageError(
-                        f"commit to {self.repo_id}: the Hub refused it: {_brief(err)}",
-                        outcome_unknown=unanswered is not None,  # an earlier attempt may have landed
-                    ) from err
-                if kind == "unavailable" and sent is not None:
-                    unanswered = sent
-                wait = self._wait(kind, attempt, err)
-                if attempt >= self._retry.max_attempts or self._clock() + wait > start + self._retry.budget_s:
-                    return self._give_up(attempt, start, err, unanswered is not None, puts, deletes)
-                log.warning("%s: commit attempt %d failed (%s); retrying in %.1f s", self.repo_id, attempt, kind, wait)
-                self._sleep(wait)
-                parent = self._try(self._fetch_head) or parent
-
-    def _operations(self, parent: str, puts: dict[str, bytes], deletes: builtins.list[str]) -> builtins.list[Any]:
-        """Fresh operations for one attempt (the client refuses to reuse them); deletes of absent files dropped."""
-        present = self._present(parent, deletes) if deletes else set()
-        operations: builtins.list[Any] = [
-            CommitOperationAdd(path_in_repo=p, path_or_fileobj=d) for p, d in puts.items()
-        ]
-        return operations + [CommitOperationDelete(path_in_repo=p, is_folder=False) for p in deletes if p in present]
-
-    def _give_up(
-        self,
-        attempts: int,
-        start: float,
-        err: Exception,
-        maybe_landed: bool,
-        puts: dict[str, bytes],
-        deletes: builtins.list[str],
-    ) -> None:
-        """Acknowledge a change found at the head after all, or raise ``StorageError``."""
-        outcome, unknown = "nothing was stored", False
-        if maybe_landed:  # one last look, outside the budget
-            head = self._try(self._fetch_head)
-            found = self._try(lambda: self._holds(head, puts, deletes)) if head is not None else None
-            if found:
-                log.info("%s: a commit whose response was lost had landed after all", self.repo_id)
-                return self._landed(str(head), puts, deletes)
-            if found is None:
-                outcome, unknown = "the Hub did not answer, so the change may still appear, unacknowledged", True
-        spent = self._clock() - start
-        raise StorageError(
-            f"commit to {self.repo_id}: gave up after {attempts} attempts in {spent:.0f} s ({_brief(err)}); {outcome}",
-            outcome_unknown=unknown,
-        ) from err
-
     # -- helpers -----------------------------------------------------------------------------
 
     def _wait(self, kind: str, attempt: int, err: Exception) -> float:
         if kind == "conflict":
             return self._rng.uniform(0, self._retry.conflict_pause_s)
         wait = self._retry.backoff(attempt, self._rng)
-        asked = _retry_after(err)
+        asked = retry_after(err)
         return max(wait, asked) if asked is not None else wait
 
     def _call(self, what: str, fn: Callable[[], T]) -> T:
@@ -366,13 +196,13 @@ class HubStorage(Storage):
             try:
                 return fn()
             except Exception as err:
-                kind = _classify(err)
+                kind = classify(err)
                 if kind is None:
                     raise
                 wait = self._wait(kind, attempt, err)
                 too_late = self._clock() + wait > start + self._retry.budget_s
                 if kind == "fatal" or too_late or attempt >= self._retry.max_attempts:
-                    raise StorageError(f"{self.repo_id}: could not {what} ({attempt} attempts): {_brief(err)}") from err
+                    raise StorageError(f"{self.repo_id}: could not {what} ({attempt} attempts): {brief(err)}") from err
                 log.warning("%s: %s failed (%s); retrying in %.1f s", self.repo_id, what, kind, wait)
                 self._sleep(wait)
 
@@ -381,7 +211,7 @@ class HubStorage(Storage):
         try:
             return fn()
         except Exception as err:
-            if _classify(err) is None:
+            if classify(err) is None:
                 raise
             return None
 
@@ -399,56 +229,11 @@ class HubStorage(Storage):
             self._head, self._head_at = sha, self._clock()
         return sha
 
-    def _present(self, sha: str, paths: builtins.list[str]) -> set[str]:
-        infos = self._api.get_paths_info(self.repo_id, paths, revision=sha, repo_type=REPO_TYPE)
-        return {i.path for i in infos if isinstance(i, RepoFile)}
-
-    def _expected(self, sha: str, expect: dict[str, bytes | None]) -> bool:
-        """Whether each path in ``expect`` holds exactly those bytes at ``sha`` (``None``: absent).
-
-        Answered from the listings when the caller read the paths at ``sha`` (the usual case: read,
-        decide, commit on that head); otherwise by one ``get_paths_info`` call.
-        """
-        files: dict[str, RepoFile] = {}
-        unknown = []
-        for path in expect:
-            listed = self._reads.folder(sha, _top(path))
-            if listed is None:
-                unknown.append(path)
-            elif path in listed:
-                files[path] = listed[path]
-        if unknown:
-            infos = self._api.get_paths_info(self.repo_id, unknown, revision=sha, repo_type=REPO_TYPE)
-            files.update({i.path: i for i in infos if isinstance(i, RepoFile)})
-        for path, data in expect.items():
-            if (path in files) != (data is not None) or (data is not None and not _same_content(files[path], data)):
-                return False
-        return True
-
     def _cache_error(self, path: str, error: OSError) -> StorageError:
         """A download that could not be written to the Hub download cache, said plainly."""
         where = self._cache_dir or "the default Hub cache"
         problem = "is full" if error.errno == errno.ENOSPC else f"cannot be written ({error.strerror or error})"
         return StorageError(f"{self.repo_id}: cannot read {path!r}: the Hub download cache {where} {problem}")
-
-    def _holds(self, sha: str, puts: dict[str, bytes], deletes: builtins.list[str]) -> bool:
-        """Whether the tree at ``sha`` has every put byte for byte and none of the deletes."""
-        infos = self._api.get_paths_info(self.repo_id, [*puts, *deletes], revision=sha, repo_type=REPO_TYPE)
-        files = {i.path: i for i in infos if isinstance(i, RepoFile)}
-        return all(p in files and _same_content(files[p], d) for p, d in puts.items()) and not (
-            files.keys() & set(deletes)
-        )
-
-    def _landed(self, sha: str, puts: dict[str, bytes], deletes: builtins.list[str]) -> None:
-        with self._lock:
-            self._head, self._head_at = sha, self._clock()
-        for data in puts.values():  # a writer reads its own writes without downloading them
-            self._reads.keep_blob(git_hash(data), data)
-
-
-def _top(path: str) -> str:
-    """The top-level folder whose listing holds ``path`` (``""`` for a file at the top level)."""
-    return path.split("/", 1)[0] if "/" in path else ""
 
 
 _EVERYTHING = "/"  # the key of a full, recursive listing (no folder is named "/")

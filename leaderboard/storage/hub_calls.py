@@ -15,9 +15,12 @@ timeout) anywhere in an exception's chain of causes, for callers that wrap Hub e
 
 from __future__ import annotations
 
+import random
 import threading
+from dataclasses import dataclass
 
 import httpx2
+from huggingface_hub.errors import HfHubHTTPError, LocalEntryNotFoundError
 
 _lock = threading.Lock()
 _installed: list[float] = []  # the timeout of the client factory installed in this process, if any
@@ -63,3 +66,99 @@ def bound_client_timeouts(seconds: float) -> None:
         set_client_factory(factory)  # closes the current client; the next request makes a new one
         close_session()
         _installed[:] = [seconds]
+
+
+_CONFLICT = {409, 412}  # 412: "The branch was updated since you opened this page" (parent_commit mismatch)
+_THROTTLED = {429}  # refused before processing: nothing landed
+_UNAVAILABLE = {408, 500, 502, 503, 504}  # may have been processed: the outcome is unknown
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """How long and how often a Hub call is retried.
+
+    Attempt ``n`` (1-based) after a 429/5xx waits a uniform draw in ``[d/2, d]`` with
+    ``d = min(cap_s, base_s * 2**(n-1))`` ("equal jitter"), or at least ``Retry-After`` when the
+    Hub sends it. A lost race waits a uniform draw in ``[0, conflict_pause_s)`` and re-bases.
+    No retry starts after ``budget_s`` seconds or ``max_attempts`` attempts.
+    """
+
+    base_s: float = 1.0
+    cap_s: float = 32.0
+    budget_s: float = 60.0
+    max_attempts: int = 12
+    conflict_pause_s: float = 0.5
+
+    def backoff(self, attempt: int, rng: random.Random) -> float:
+        ceiling = min(self.cap_s, self.base_s * 2 ** (attempt - 1))
+        return ceiling / 2 + rng.uniform(0, ceiling / 2)
+
+
+def _cause(err: BaseException) -> BaseException:
+    # hf_hub_download reports a 5xx or a dropped connection as LocalEntryNotFoundError "from" the real error.
+    if isinstance(err, LocalEntryNotFoundError) and err.__cause__ is not None:
+        return err.__cause__
+    return err
+
+
+def classify(err: BaseException) -> str | None:
+    """``conflict``, ``throttled``, ``unreachable``, ``unavailable`` (the outcome is unknown), ``fatal``,
+    or ``None`` for errors that are not the Hub's."""
+    err = _cause(err)
+    if isinstance(err, HfHubHTTPError):
+        status = err.response.status_code
+        if status in _CONFLICT:
+            return "conflict"
+        if status in _THROTTLED:
+            return "throttled"
+        if status in _UNAVAILABLE:
+            return "unavailable"
+        return "fatal"
+    if isinstance(err, (httpx2.ConnectError, httpx2.ConnectTimeout, httpx2.ProxyError)):
+        return "unreachable"  # the request was never sent
+    if isinstance(err, (httpx2.TransportError, ConnectionError, TimeoutError, LocalEntryNotFoundError)):
+        return "unavailable"
+    return None
+
+
+def is_transient(error: BaseException) -> bool:
+    """Whether ``error`` or one of its causes is a Hub failure worth trying again (not a refusal)."""
+    seen: set[int] = set()
+    cause: BaseException | None = error
+    while cause is not None and id(cause) not in seen:
+        seen.add(id(cause))
+        kind = classify(cause)
+        if kind in ("throttled", "unreachable", "unavailable"):
+            return True
+        if kind in ("fatal", "conflict"):
+            return False
+        cause = cause.__cause__ or cause.__context__
+    return False
+
+
+def retry_after(err: BaseException) -> float | None:
+    """Seconds the Hub asked us to wait: ``Retry-After`` (delay-seconds) or the ``RateLimit`` reset ``t=``."""
+    response = getattr(_cause(err), "response", None)
+    if response is None:
+        return None
+    value = (response.headers.get("Retry-After") or "").strip()
+    if value.isdigit():
+        return float(value)
+    for part in (response.headers.get("RateLimit") or "").split(";"):
+        key, _, number = part.strip().partition("=")
+        if key == "t" and number.isdigit():
+            return float(number)
+    return None
+
+
+def brief(err: BaseException) -> str:
+    """The error on one line (the client's messages span several)."""
+    return " ".join(str(err).split()) or type(err).__name__
+
+
+def is_commit_quota(err: BaseException) -> bool:
+    """Whether a 429 is the per-repository commit quota ("rate limit for repository commits (128 per hour)"),
+    whose window is an hour, rather than the API's five-minute request limit."""
+    response = getattr(_cause(err), "response", None)
+    status = getattr(response, "status_code", None)
+    return status == 429 and "repository commits" in str(err)

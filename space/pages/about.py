@@ -5,6 +5,7 @@ Plain strings and small functions that fill in numbers; no gradio, no I/O at imp
 
 from __future__ import annotations
 
+from leaderboard.intake import Quota, when_words
 from scoring.prediction import MAX_ABS_COORDINATE, MAX_POINTS, MIN_POINTS
 from scoring.row import NAVITRACE_BASELINE_RAW, NEAR_DISTANCE
 
@@ -46,17 +47,28 @@ reach the public board only if you tick *publish* and a maintainer approves.
 """
 
 MY_HELP = (
-    "Your submissions, newest first. The status updates by itself every few seconds: PENDING (queued) → "
-    "RUNNING → FINISHED or FAILED (with the reason). Scores of test submissions are aggregates only; "
-    "validation submissions also give per-row scores to download and to open in the Explorer."
+    "Your submissions, newest first; the status updates by itself (PENDING → RUNNING → FINISHED, or FAILED with "
+    "the reason). Click a row (or pick it below) for its details and what you can do with it."
 )
+
+MY_MORE = (
+    "Scores of test submissions are aggregates only; validation submissions also give per-row scores to download "
+    "and to open in the Explorer. With a submission picked you can download the file you sent, cancel it while it "
+    "waits (a cancelled test submission gives its place in the daily quota back), choose which of your scored test "
+    "entries is your public one (your others leave the board), or withdraw it from the board (the maintainers' "
+    "audit log keeps it)."
+)
+
+SIGNED_OUT_SUBMIT = "Submit is off: sign in at the top first (the form opens once you are signed in)."
+NOT_CHECKED = "Submit is off until your file has passed the check (step 1)."
+READY = "Ready: check the details above, then submit."
 
 EXPLORER_HELP = (
     "See why a trace scores what it scores, on the **validation split** (its ground truth is public; the test "
     "split's never leaves the server). Pick a sample and an embodiment, or one row of your own validation "
-    "submission. Green: expert traces (the one compared, in bold). Blue: the predicted trace. Red tint: where a "
-    f"trace pays the embodiment's semantic penalty (more than {NEAR_DISTANCE:g} px from the compared expert "
-    "trace; stronger red costs more). Orange dots: predicted pixels that paid it."
+    "submission: its DTW, FDE and penalty come first, then the picture. A trace pays the embodiment's semantic "
+    f"penalty inside the red edges (more than {NEAR_DISTANCE:g} px from the compared expert trace); tick "
+    "*Penalty regions filled* to see them shaded by cost. The legend names every colour drawn."
 )
 
 MAINTAINERS_HELP = (
@@ -172,19 +184,53 @@ def checks_text(per_minute: int, wait: int) -> str:
     return f"Too many checks: {per_minute} a minute per user. Try again in {wait} s."
 
 
-def quota_text(left: int | None, limit: int) -> str:
-    """The quota line on the submit page.
+def quota_text(quota: Quota | None, limit: int, now: float) -> str:
+    """The quota line on the submit page, in local words (no ISO stamps).
 
-    >>> quota_text(2, 3)
-    'Test submissions left in the last 24 hours: **2 of 3** (validation submissions are not limited).'
+    >>> quota_text(Quota(2, 3, 3600.0 * 5 + 300), 3, 3600.0 * 2 - 300)[:87]
+    'Test submissions left today: **2 of 3**; the next one frees at 05:05 UTC, in 3 h 10 min'
+    >>> quota_text(Quota(3, 3, None), 3, 0.0)
+    'Test submissions left today: **3 of 3** (a rolling 24 hours; validation submissions are not limited).'
     """
-    if left is None:
+    if quota is None:
         return (
             f"**Sign in at the top to upload, check and submit a file**: files are taken from signed-in users only "
-            f"({limit} test submissions per user and 24 hours)."
+            f"({limit} test submissions per user and 24 hours). The form opens once you are signed in."
         )
+    frees = f"; the next one frees at {when_words(quota.next_free, now)}" if quota.next_free is not None else ""
     return (
-        f"Test submissions left in the last 24 hours: **{left} of {limit}** (validation submissions are not limited)."
+        f"Test submissions left today: **{quota.left} of {quota.limit}**{frees} "
+        "(a rolling 24 hours; validation submissions are not limited)."
+    )
+
+
+def quota_words(quota: Quota, now: float) -> str:
+    """The quota in one plain sentence, for the receipt.
+
+    >>> quota_words(Quota(0, 3, 3600.0 * 5 + 300), 3600.0 * 2 - 300)
+    'Test submissions left today: 0 of 3; the next one frees at 05:05 UTC, in 3 h 10 min.'
+    """
+    frees = f"; the next one frees at {when_words(quota.next_free, now)}" if quota.next_free is not None else ""
+    return f"Test submissions left today: {quota.left} of {quota.limit}{frees}."
+
+
+PASSED_BUT_FULL = (
+    "This file is fine, but Submit is off for the test split until one of your test submissions frees (above)."
+)
+
+
+def submit_off_full(quota: Quota, now: float) -> str:
+    """Beside the Submit button when the test split is closed for the user today."""
+    frees = f"; the next one frees at {when_words(quota.next_free, now)}" if quota.next_free is not None else ""
+    return f"Submit is off: no test submissions left today{frees}."
+
+
+def no_test_left(quota: Quota, now: float) -> str:
+    """Why Submit is off for the test split, before anything is uploaded or sent."""
+    frees = f" The next one frees at {when_words(quota.next_free, now)}." if quota.next_free is not None else ""
+    return (
+        f"No test submissions left today (all {quota.limit} used in the last 24 hours): Submit is off for the test "
+        f"split.{frees} Validation submissions are not limited."
     )
 
 

@@ -1,41 +1,69 @@
-"""The public leaderboard as people see it: rank, search, sort, column groups, HTML and CSV.
+"""The public leaderboard as people see it: rank, search, filters, sort, column groups, HTML and CSV.
 
 Pure functions over the public rows (``Leaderboard.public_table()``, see ``table.COLUMNS``); no
 gradio. Only public columns are read, so nothing private can reach the page or the CSV.
 Ranks are by ``score`` (ties share a rank); the straight-forward baseline is the reference line,
-always shown and never ranked.
+always shown and never ranked. By default each model shows once, with its best entry.
 """
 
 from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from scoring.aggregate import METADATA_FIELDS
 from scoring.evaluate import spreadsheet_safe
 from scoring.penalty_table import EMBODIMENTS
-from space.pages.html import badge, esc, link, number, parameters, percent, table
+from space.pages.board_columns import (
+    GROUP_CATEGORY,
+    GROUP_DETAILS,
+    GROUP_EMBODIMENT,
+    GROUPS,
+    METADATA_LABELS,
+    SHORT,
+    columns,
+    sort_key,
+)
+from space.pages.html import esc, number, parameters, table
 
 Row = Mapping[str, object]
 
-GROUP_EMBODIMENT, GROUP_CATEGORY, GROUP_DETAILS = "Per embodiment", "Per category", "Details"
-GROUPS = (GROUP_EMBODIMENT, GROUP_CATEGORY, GROUP_DETAILS)
-SORTS = ("Score", "Valid-only score", "Coverage", "Date", "Model", *EMBODIMENTS)
-METADATA_LABELS = {
-    "urban_rural": "Urban / rural",
-    "lighting_conditions": "Lighting",
-    "weather_conditions": "Weather",
-    "natural_structured": "Natural / structured",
-    "task_type": "Task type",
-}
-SHORT = {"Legged Robot": "Legged", "Wheeled Robot": "Wheeled"}
-SCORE_TIP = "Mean over every expected row of the split; invalid or missing rows count as 0. 100 = perfect, 0 = baseline"
+__all__ = ["GROUP_CATEGORY", "GROUP_DETAILS", "GROUP_EMBODIMENT", "GROUPS", "METADATA_LABELS", "SHORT"]
 
+# The labels an older page or API call sorted by; a header click sends the column key instead.
+SORTS = ("Score", "Valid-only score", "Coverage", "Date", "Model", *EMBODIMENTS)
+LEGACY_SORTS = {"Score": "score", "Valid-only score": "valid", "Coverage": "coverage", "Date": "date", "Model": "model"}
+LEGACY_SORTS.update({e: f"emb:{e}" for e in EMBODIMENTS})
 
 MAX_QUERY = 200  # characters of a search the board reads
 MAX_WORDS = 8  # distinct words of a search it matches
+MAX_ORGANISATION = 100  # characters of the organisation filter
+
+
+@dataclass(frozen=True)
+class Filters:
+    """Which entries to show; the baseline is always shown (the reference line)."""
+
+    open_weights: bool = False  # only entries with open weights
+    params_min: float | None = None  # billions, inclusive; entries without a count drop out when set
+    params_max: float | None = None
+    organization: str = ""  # a part of the organisation's name, any case
+
+    def keep(self, row: Row) -> bool:
+        if self.open_weights and row.get("open_weights") is not True:
+            return False
+        if self.params_min is not None or self.params_max is not None:
+            count = row.get("parameters_b")
+            if not isinstance(count, int | float):
+                return False
+            if (self.params_min is not None and count < self.params_min) or (
+                self.params_max is not None and count > self.params_max
+            ):
+                return False
+        wanted = self.organization[:MAX_ORGANISATION].strip().casefold()
+        return not wanted or wanted in str(row.get("organization") or "").casefold()
 
 
 @dataclass(frozen=True)
@@ -44,9 +72,21 @@ class BoardView:
 
     split: str = "test"
     query: str = ""
-    sort: str = "Score"
+    sort: str = "score"  # a column key (``score``, ``emb:Human``, ``cat:...``), or an old label of ``SORTS``
     groups: frozenset[str] = field(default_factory=lambda: frozenset({GROUP_EMBODIMENT}))
     breakdown: str | None = None  # a metadata field (``METADATA_FIELDS``) shown as extra columns
+    descending: bool | None = None  # None: the column's natural order (numbers high first, names A to Z)
+    best_only: bool = True  # one row per model: its best entry
+    filters: Filters = field(default_factory=Filters)
+
+    @property
+    def sort_column(self) -> str:
+        return LEGACY_SORTS.get(self.sort, self.sort)
+
+    @property
+    def is_descending(self) -> bool:
+        natural = sort_key(self.sort_column)[1]
+        return natural if self.descending is None else self.descending
 
 
 def splits(rows: Iterable[Row]) -> list[str]:
@@ -78,18 +118,47 @@ def ranked(rows: Iterable[Row], split: str) -> list[dict[str, object]]:
     return mine
 
 
+def best_per_model(rows: Iterable[Row]) -> list[dict[str, object]]:
+    """The first (best) row of each model name, any case; rows keep their order.
+
+    >>> rows = [{"model": "A", "score": 9}, {"model": "a", "score": 3}, {"model": "B"}]
+    >>> [r.get("score") for r in best_per_model(rows)]
+    [9, None]
+    """
+    seen: set[str] = set()
+    kept = []
+    for row in rows:
+        name = str(row.get("model") or "").casefold()
+        if row.get("kind") != "baseline" and name in seen:
+            continue
+        seen.add(name)
+        kept.append(dict(row))
+    return kept
+
+
 def select(rows: Iterable[Row], view: BoardView) -> list[dict[str, object]]:
-    """Ranked rows of the view's split, filtered by the query (the baseline always stays), sorted."""
-    found = ranked(rows, view.split)
+    """The rows of the view's split: best per model (or all), filtered, searched, ranked, sorted.
+
+    Ranks count the entries the reader can see without a search or a filter: searching for a model
+    shows its place on the whole board, not 1.
+    """
+    mine = [r for r in rows if r.get("split") == view.split]
+    found = ranked(best_per_model(ranked(mine, view.split)) if view.best_only else mine, view.split)
     words = query_words(view.query)
-    if words:
-        found = [r for r in found if r.get("kind") == "baseline" or _matches(_haystack(r), words)]
-    if view.sort != "Score":
-        key, reverse = _sort_key(view.sort)
-        present = [r for r in found if key(r) is not None]
-        absent = [r for r in found if key(r) is None]
-        found = sorted(present, key=key, reverse=reverse) + absent  # stable: ties keep the score order
-    return found
+    found = [
+        r
+        for r in found
+        if r.get("kind") == "baseline" or (view.filters.keep(r) and (not words or _matches(_haystack(r), words)))
+    ]
+    key, _ = sort_key(view.sort_column)
+    present = [r for r in found if key(r) is not None]
+    absent = [r for r in found if key(r) is None]
+    if view.is_descending:
+        # ``reversed`` twice keeps ties in score order under a descending sort (``sorted`` is stable).
+        present = list(reversed(sorted(reversed(present), key=key)))
+    else:
+        present = sorted(present, key=key)
+    return present + absent
 
 
 def query_words(query: str) -> list[str]:
@@ -108,37 +177,62 @@ def _matches(haystack: str, words: list[str]) -> bool:
 
 
 def render(rows: Iterable[Row], view: BoardView) -> str:
-    """The table as HTML (every value escaped)."""
+    """The table as HTML (every value escaped); sortable headers say the sort (``aria-sort`` and an arrow)."""
     shown = select(rows, view)
     categories = (
         sorted({c for r in shown for c in _dict(r.get("per_category"))}) if GROUP_CATEGORY in view.groups else []
     )
-    values = _breakdown_values(shown, view.breakdown)
-    columns = _columns(view, categories, values)
-    headers = [c.header for c in columns]
-    body = [[c.cell(r) for c in columns] for r in shown]
-    classes = [f"nt-row-{esc(r.get('kind'))}" for r in shown]
+    values = sorted({v for r in shown for v in _meta(r, view.breakdown)}) if view.breakdown else []
+    cols = columns(view.groups, categories, view.breakdown, values, shown)
+    sorted_by = (view.sort_column, view.is_descending)
     return table(
-        headers,
-        body,
+        [c.header for c in cols],
+        [[c.cell(r) for c in cols] for r in shown],
         css="nt-table nt-board",
-        row_classes=classes,
-        header_titles=[c.tip for c in columns],
-        numeric=[c.numeric for c in columns],
+        row_classes=[f"nt-row-{esc(r.get('kind'))}" for r in shown],
+        header_titles=[c.tip for c in cols],
+        numeric=[c.numeric for c in cols],
+        column_classes=[c.css for c in cols],
+        sort_keys=[c.key for c in cols],
+        sorted_by=sorted_by,
         element_id="leaderboard-table",
-        empty="No entry matches the search.",
+        empty=_empty_text(view),
     )
 
 
-def summary_line(rows: Iterable[Row], split: str) -> str:
-    """ "3 models on the test split (1 reported); best score 41.20" for the line above the table."""
-    mine = [r for r in rows if r.get("split") == split and r.get("kind") != "baseline"]
-    if not mine:
-        return f"No model on the {split} split yet: only the straight-forward baseline."
-    reported = sum(r.get("kind") == "reported" for r in mine)
-    best = max((_float(r.get("score")) for r in mine if r.get("score") is not None), default=None)
+def _empty_text(view: BoardView) -> str:
+    if query_words(view.query):
+        return f"No entry matches '{view.query.strip()[:MAX_QUERY]}'."
+    if view.filters != Filters():
+        return "No entry passes the filters."
+    return f"No entry on the {view.split} split yet."
+
+
+def summary_line(rows: Iterable[Row], view: BoardView | str) -> str:
+    """The line above the table; it counts only what the reader sees (the search and the filters applied).
+
+    "3 entries on the test split (1 reported); best score 41.20", "1 entry matches 'qwen'; best 12.00",
+    "No entry matches 'x'." (and no best score then).
+    """
+    view = BoardView(split=view) if isinstance(view, str) else view
+    shown = [r for r in select(rows, view) if r.get("kind") != "baseline"]
+    words, filtered = query_words(view.query), view.filters != Filters()
+    if not shown:
+        if words:
+            return f"No entry matches '{esc(view.query.strip()[:MAX_QUERY])}' on the {view.split} split."
+        if filtered:
+            return f"No entry on the {view.split} split passes the filters."
+        return f"No model on the {view.split} split yet: only the straight-forward baseline."
+    reported = sum(r.get("kind") == "reported" for r in shown)
+    best = max((_float(r.get("score")) for r in shown if r.get("score") is not None), default=None)
+    noun = ("model", "models") if view.best_only else ("entry", "entries")
+    count = f"{len(shown)} {noun[len(shown) != 1]}"
     extra = f" ({reported} reported from publications)" if reported else ""
-    return f"{len(mine)} entr{'y' if len(mine) == 1 else 'ies'} on the {split} split{extra}; best score {number(best)}."
+    if words:
+        verb = "matches" if len(shown) == 1 else "match"
+        return f"{count} {verb} '{esc(view.query.strip()[:MAX_QUERY])}'{extra}; best score {number(best)}."
+    where = " pass the filters" if filtered else ""
+    return f"{count} on the {view.split} split{where}{extra}; best score {number(best)}."
 
 
 # -- CSV -------------------------------------------------------------------------------------------
@@ -201,114 +295,8 @@ def _csv_cell(value: object) -> str:
     return spreadsheet_safe(str(value))
 
 
-# -- columns ---------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class _Column:
-    header: str
-    cell: Callable[[Row], str]
-    tip: str | None = None
-    numeric: bool = False
-
-
-def _columns(view: BoardView, categories: Sequence[str], values: Sequence[str]) -> list[_Column]:
-    cols = [
-        _Column("Rank", lambda r: esc(r.get("rank") or "—"), "Rank by score; ties share a rank", True),
-        _Column("Model", _model_cell),
-        _Column("Organisation", lambda r: esc(r.get("organization") or "—")),
-        _Column("Score", lambda r: f"<strong>{number(r.get('score'))}</strong>", SCORE_TIP, True),
-        _Column("Coverage", lambda r: percent(r.get("coverage")), "Share of expected rows with a valid trace", True),
-        _Column(
-            "Valid-only",
-            lambda r: number(r.get("score_valid_only")),
-            "Mean over valid rows only (the published notebook's 'Total Score')",
-            True,
-        ),
-    ]
-    if GROUP_EMBODIMENT in view.groups:
-        cols += [
-            _Column(SHORT.get(e, e), _nested("per_embodiment", e), f"Score over the {e} rows (coverage-aware)", True)
-            for e in EMBODIMENTS
-        ]
-    cols += [
-        _Column(c, _nested("per_category", c), f"Score over the rows of samples in category {c}", True)
-        for c in categories
-    ]
-    if view.breakdown:
-        label = METADATA_LABELS.get(view.breakdown, view.breakdown)
-        cols += [
-            _Column(f"{label}: {v}", _metadata_cell(view.breakdown, v), f"Score over samples with {label} = {v}", True)
-            for v in values
-        ]
-    cols += [
-        _Column("Open weights", _open_weights),
-        _Column("Params", lambda r: esc(parameters(r.get("parameters_b")))),
-        _Column("Date", lambda r: f'<span class="nt-nowrap">{esc(r.get("submitted_at") or "—")}</span>'),
-    ]
-    if GROUP_DETAILS in view.groups:
-        cols += [
-            _Column("Rows valid / invalid / missing", _counts, "Rows of the split: valid, invalid, missing"),
-            _Column("Description", _description),
-            _Column("Scorer / data", lambda r: esc(_versions(r))),
-            _Column("Id", lambda r: f"<code>{esc(r.get('submission_id'))}</code>"),
-        ]
-    return cols
-
-
-def _model_cell(row: Row) -> str:
-    name = link(row.get("model") or "—", row.get("model_link"))
-    kind = row.get("kind")
-    if kind == "baseline":
-        return f"{name} {badge('baseline', 'baseline', 'Score 0 by definition: the reference line')}"
-    if kind == "reported":
-        source = link("source", row.get("source"), "nt-source")
-        tip = "A published figure, not scored by this Space"
-        return f"{name} {badge('reported', 'reported', tip)} {source}"
-    paper = row.get("paper_link")
-    return f"{name} {link('paper', paper, 'nt-source')}" if paper else name
-
-
-def _open_weights(row: Row) -> str:
-    value = row.get("open_weights")
-    if value is True:
-        return badge("open", "open", "Open weights")
-    return "closed" if value is False else "—"
-
-
-def _nested(column: str, name: str):
-    return lambda r: number(_dict(r.get(column)).get(name))
-
-
-def _metadata_cell(name: str, value: str):
-    return lambda r: number(_meta(r, name).get(value))
-
-
-def _counts(row: Row) -> str:
-    if row.get("n_expected") is None:
-        return "—"
-    return esc(f"{row.get('n_valid')} / {row.get('n_invalid')} / {row.get('n_missing')} of {row.get('n_expected')}")
-
-
-def _description(row: Row) -> str:
-    text = str(row.get("description") or "")
-    short = text if len(text) <= 120 else text[:117] + "…"
-    return f'<span title="{esc(text)}">{esc(short)}</span>' if text else "—"
-
-
-def _versions(row: Row) -> str:
-    parts = [str(row[k]) for k in ("scorer_version", "dataset_revision") if row.get(k)]
-    return " · ".join(parts) or "—"
-
-
-def _breakdown_values(rows: Sequence[Row], name: str | None) -> list[str]:
-    if not name:
-        return []
-    return sorted({v for r in rows for v in _meta(r, name)})
-
-
-def _meta(row: Row, name: str) -> dict:
-    return _dict(_dict(row.get("per_metadata")).get(name))
+def _meta(row: Row, name: str | None) -> dict:
+    return _dict(_dict(row.get("per_metadata")).get(name)) if name else {}
 
 
 def _dict(value: object) -> dict:
@@ -323,18 +311,8 @@ def _float(value: object) -> float:
 
 
 def _haystack(row: Row) -> str:
-    return " ".join(str(row.get(k) or "") for k in ("model", "organization", "description", "submission_id")).casefold()
-
-
-def _sort_key(sort: str):
-    """``(key, reverse)``: numbers high first, the date newest first, the model A to Z."""
-    if sort == "Model":
-        return (lambda r: str(r.get("model") or "").casefold() or None), False
-    if sort == "Date":
-        return (lambda r: r.get("submitted_at") or None), True
-    column = {"Valid-only score": "score_valid_only", "Coverage": "coverage"}.get(sort)
-    if column:
-        return (lambda r: r.get(column)), True
-    if sort in EMBODIMENTS:
-        return (lambda r: _dict(r.get("per_embodiment")).get(sort)), True
-    raise ValueError(f"sort {sort!r}: expected one of {', '.join(SORTS)}")
+    """What a search reads: names, description, id, and the parameter count as people write it ("7B")."""
+    words = [str(row.get(k) or "") for k in ("model", "organization", "description", "submission_id")]
+    if row.get("parameters_b") is not None:
+        words.append(parameters(row.get("parameters_b")))
+    return " ".join(words).casefold()

@@ -5,7 +5,7 @@ renderings of the same HTML, CSV and charts, all in the interpreter that serves 
 ``BoardCache`` reads the rows at most once every ``max_age_s`` (one reader at a time; the others
 are served the rows already read), gives each distinct set of rows a ``version``, and keeps what
 is drawn from them per version: the table HTML per view (a bounded LRU), and per split the summary
-line, the CSV file and the charts' frames. ``invalidate()`` (called when the worker reports an
+line, the CSV file and the charts. ``invalidate()`` (called when the worker reports an
 outcome, or after a moderation action) makes the next request read the rows again at once.
 """
 
@@ -20,15 +20,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-import pandas as pd
-
 from space.pages import board, charts
 
 log = logging.getLogger(__name__)
 
 Rows = list[dict[str, object]]
 MAX_AGE_S = 1.0  # changes made by another process (a maintainer's CLI) show within this long
-VIEWS = 256  # table renderings kept (split x sort x column groups x breakdown x recent searches)
+VIEWS = 256  # table renderings kept (split x sort x columns x filters x recent searches)
 
 
 @dataclass(frozen=True)
@@ -39,15 +37,16 @@ class Snapshot:
 
 @dataclass(frozen=True)
 class Extras:
-    """What the page shows below the table for one split: the CSV download and the two charts."""
+    """What the page shows below the table for one split: the CSV download and the charts (HTML, "" when none)."""
 
     csv_path: Path
-    by_embodiment: pd.DataFrame
-    by_category: pd.DataFrame
+    by_embodiment: str
+    by_category: str
+    progress: str
 
     @property
     def has_charts(self) -> bool:
-        return not self.by_embodiment.empty
+        return bool(self.by_embodiment or self.progress)
 
 
 class BoardCache:
@@ -117,7 +116,7 @@ class BoardCache:
             if key in self._views:
                 self._views.move_to_end(key)
                 return self._views[key]
-        drawn = board.summary_line(snapshot.rows, view.split), board.render(snapshot.rows, view)
+        drawn = board.summary_line(snapshot.rows, view), board.render(snapshot.rows, view)
         with self._lock:
             if self._snapshot is not None and self._snapshot.version == snapshot.version:
                 self._views[key] = drawn
@@ -134,7 +133,10 @@ class BoardCache:
                 return self._extras[key]
         path = self.folder / f"navitrace_leaderboard_{split}.csv"
         _write(path, board.csv_bytes(snapshot.rows, split))
-        made = Extras(path, charts.per_embodiment(snapshot.rows, split), charts.per_category(snapshot.rows, split))
+        rows = snapshot.rows
+        made = Extras(
+            path, charts.per_embodiment(rows, split), charts.per_category(rows, split), charts.progress(rows, split)
+        )
         with self._lock:
             if self._snapshot is not None and self._snapshot.version == snapshot.version:
                 self._extras[key] = made

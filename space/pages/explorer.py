@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.typing import NDArray
 from PIL import Image, ImageDraw
-from scipy.ndimage import binary_dilation
+from scipy.ndimage import binary_dilation, binary_erosion
 
 from leaderboard.errors import InvalidAction, NotAuthorised, NotFound
 from leaderboard.records import Split
@@ -23,7 +23,6 @@ from leaderboard.service import Leaderboard
 from scoring import AnswerKey, GroundTruth, RowScore, SubmissionError, parse_prediction, read_submission, score_row
 from scoring.field import penalty_field
 from scoring.geometry import line_pixels
-from scoring.penalty_table import penalty_lookup
 from scoring.row import prediction_as_compared
 
 TRUTH = (34, 197, 94)  # green: the expert traces
@@ -32,13 +31,25 @@ PREDICTION = (37, 99, 235)  # blue: the predicted trace
 CHARGED = (249, 115, 22)  # orange: predicted pixels that paid a penalty
 PENALTY = (220, 38, 38)  # red: where a trace would be charged
 OUTLINE = (255, 255, 255)
+# The filled penalty layer in three steps of the per-pixel cost (the table's costs run 80-800), each an
+# opacity of PENALTY, so the legend can show every shade drawn: a smooth ramp tinted a street scene in
+# many reds, and the road's dark band (the highest cost) was in no legend (issue 10, defect 8).
+PENALTY_BANDS = (
+    (160.0, 50, "low cost (80–160)"),
+    (400.0, 95, "medium (240–400)"),
+    (float("inf"), 145, "high (480–800)"),
+)
 
 
 @dataclass(frozen=True)
 class Layers:
+    """What is drawn. By default the penalty regions are only outlined: filled, they tint most of a street
+    scene red (everything that is not the embodiment's own ground), hiding the photo; the fill is one click away."""
+
     truths: bool = True
     prediction: bool = True
-    penalty: bool = True
+    penalty: bool = False  # the penalty regions filled, in PENALTY_BANDS
+    outline: bool = True  # the penalty regions' edges only
 
 
 @dataclass(frozen=True)
@@ -86,9 +97,11 @@ def picture(
     if image.size != (sample.width, sample.height):
         image = image.resize((sample.width, sample.height))
     field_ = penalty_field(labels, truths[chosen].pixels, embodiment) if chosen is not None else None
+    width = max(2, round(min(sample.width, sample.height) / 160))
     if layers.penalty and field_ is not None:
         image = _shade(image, field_)
-    width = max(2, round(min(sample.width, sample.height) / 160))
+    if layers.outline and field_ is not None:
+        image = _paint(image, _edge(field_ > 0, width), 0, PENALTY)  # ~4 px where a 1440 px photo is shown ~800 px wide
     draw = ImageDraw.Draw(image)
     if layers.truths:
         order = [i for i in range(len(truths)) if i != chosen] + ([chosen] if chosen is not None else [])
@@ -146,22 +159,31 @@ def _paint(image: Image.Image, mask: NDArray[np.bool_], radius: int, colour: tup
     whole image, whatever the number of pixels (one drawing call per pixel took 6-7 s on a
     2,000-point zigzag, issue 14)."""
     y, x = np.ogrid[-radius : radius + 1, -radius : radius + 1]
-    dots = binary_dilation(mask, structure=x * x + y * y <= radius * radius)
+    dots = binary_dilation(mask, structure=x * x + y * y <= radius * radius) if radius else mask
     pixels = np.asarray(image).copy()
     pixels[dots] = colour
     return Image.fromarray(pixels)
 
 
 def _shade(image: Image.Image, field_: NDArray[np.float64]) -> Image.Image:
-    """Tint charged pixels red, stronger where the penalty is higher (same scale for every embodiment)."""
-    top = max(float(v.max()) for v in penalty_lookup().values()) or 1.0
-    alpha = np.where(field_ > 0, 40 + 80 * np.clip(field_ / top, 0, 1), 0).astype(np.uint8)
+    """Tint charged pixels red, in the opacity of their ``PENALTY_BANDS`` band (same bands for every embodiment)."""
+    alpha = np.zeros(field_.shape, dtype=np.uint8)
+    low = 0.0
+    for top, opacity, _ in PENALTY_BANDS:
+        alpha[(field_ > low) & (field_ <= top)] = opacity
+        low = top
     overlay = np.zeros((*field_.shape, 4), dtype=np.uint8)
     overlay[..., :3] = PENALTY
     overlay[..., 3] = alpha
     base = image.convert("RGBA")
     base.alpha_composite(Image.fromarray(overlay, "RGBA"))
     return base.convert("RGB")
+
+
+def _edge(mask: NDArray[np.bool_], width: int) -> NDArray[np.bool_]:
+    """The inner rim of ``mask``, ``width`` pixels thick (the image's border is not an edge)."""
+    inner = binary_erosion(mask, iterations=width, border_value=1)
+    return mask & ~inner
 
 
 def _trace(

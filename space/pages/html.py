@@ -86,6 +86,14 @@ def parameters(value: object) -> str:
     return f"{billions:g}B" if billions >= 1 else f"{billions * 1000:g}M"
 
 
+def legend(names: Sequence[str], colours: Sequence[str]) -> str:
+    """A chart's legend as a wrapping list (a colour swatch, then the escaped name)."""
+    items = "".join(
+        f'<li><i style="background:{esc(colours[i % len(colours)])}"></i>{esc(n)}</li>' for i, n in enumerate(names)
+    )
+    return f'<ul class="nt-legend" aria-label="Legend">{items}</ul>'
+
+
 def table(
     headers: Sequence[str],
     rows: Iterable[Sequence[str]],
@@ -94,28 +102,55 @@ def table(
     row_classes: Iterable[str] | None = None,
     header_titles: Sequence[str | None] | None = None,
     numeric: Sequence[bool] | None = None,
+    column_classes: Sequence[str] | None = None,
+    sort_keys: Sequence[str | None] | None = None,
+    sorted_by: tuple[str, bool] | None = None,
     element_id: str | None = None,
     empty: str = "Nothing to show yet.",
 ) -> str:
-    """A table from already-escaped cell HTML (build cells with ``esc``/``link``/``badge``)."""
+    """A table from already-escaped cell HTML (build cells with ``esc``/``link``/``badge``).
+
+    A column with a sort key gets a header button (``data-sort``) that the page's script turns into a
+    sort; ``sorted_by`` (key, descending) marks that column with ``aria-sort`` and an arrow.
+    """
     classes = iter(row_classes) if row_classes is not None else None
-    titles = header_titles or [None] * len(headers)
-    right = numeric or [False] * len(headers)
-    head = "".join(
-        f'<th scope="col"{_title(t)}{" class=nt-num" if r else ""}>{esc(h)}</th>'
-        for h, t, r in zip(headers, titles, right)
-    )
+    count = len(headers)
+    titles = header_titles or [None] * count
+    right = numeric or [False] * count
+    extra = column_classes or [""] * count
+    keys = sort_keys or [None] * count
+    cell_class = [_classes(("nt-num" if r else ""), x) for r, x in zip(right, extra)]
+    head = "".join(_header(h, t, c, k, sorted_by) for h, t, c, k in zip(headers, titles, cell_class, keys))
     body = []
     for cells in rows:
         cls = next(classes, "") if classes is not None else ""
-        tds = "".join(f"<td{' class=nt-num' if r else ''}>{c}</td>" for c, r in zip(cells, right))
+        tds = "".join(f"<td{c}>{cell}</td>" for cell, c in zip(cells, cell_class))
         body.append(f'<tr class="{esc(cls)}">{tds}</tr>' if cls else f"<tr>{tds}</tr>")
     if not body:
-        body.append(f'<tr><td class="nt-empty" colspan="{len(headers)}">{esc(empty)}</td></tr>')
+        body.append(f'<tr><td class="nt-empty" colspan="{count}">{esc(empty)}</td></tr>')
     ident = f' id="{esc(element_id)}"' if element_id else ""
+    state = f' data-sort="{esc(sorted_by[0])}" data-desc="{int(sorted_by[1])}"' if sorted_by else ""
     return (
-        f'<div class="nt-table-wrap"><table class="{esc(css)}"{ident}><thead><tr>{head}</tr></thead>'
+        f'<div class="nt-table-wrap"><table class="{esc(css)}"{ident}{state}><thead><tr>{head}</tr></thead>'
         f"<tbody>{''.join(body)}</tbody></table></div>"
+    )
+
+
+def _classes(*names: str) -> str:
+    joined = " ".join(n for n in names if n)
+    return f' class="{esc(joined)}"' if joined else ""
+
+
+def _header(text: str, title: str | None, cls: str, key: str | None, sorted_by: tuple[str, bool] | None) -> str:
+    if key is None:
+        return f'<th scope="col"{_title(title)}{cls}>{esc(text)}</th>'
+    here = sorted_by is not None and sorted_by[0] == key
+    aria = f' aria-sort="{"descending" if sorted_by[1] else "ascending"}"' if here and sorted_by else ""
+    arrow = ("▼" if sorted_by[1] else "▲") if here and sorted_by else ""
+    mark = f'<span class="nt-arrow" aria-hidden="true">{arrow}</span>' if arrow else ""
+    return (
+        f'<th scope="col"{_title(title)}{cls}{aria}><button type="button" class="nt-sort" data-sort="{esc(key)}">'
+        f"{esc(text)}{mark}</button></th>"
     )
 
 

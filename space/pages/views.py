@@ -80,7 +80,16 @@ def rejected_html(message: str, report: Report | None = None, prefix: str = "Thi
     return f'<div class="nt-report">{"".join(parts)}</div>'
 
 
-def receipt_html(submission_id: str, split: str, duplicate: bool, quota_left: int | None, publish: bool) -> str:
+def receipt_html(
+    submission_id: str,
+    split: str,
+    duplicate: bool,
+    quota: str | None,
+    publish: bool,
+    renamed: tuple[str, str] | None = None,
+    window_min: int = 0,
+) -> str:
+    """What the user gets after Submit; ``renamed`` = (the name kept, the name typed now) of a re-sent file."""
     if duplicate:
         first = f"You already sent this file for the {split} split a moment ago: it is submission {submission_id}."
     else:
@@ -92,11 +101,20 @@ def receipt_html(submission_id: str, split: str, duplicate: bool, quota_left: in
             if publish
             else " You chose a private score: it will not be published."
         )
-    if quota_left is not None:
-        after += f" Test submissions left in the last 24 hours: {quota_left}."
+    if quota is not None:
+        after += f" {quota}"
+    kept = ""
+    if renamed is not None:
+        old, typed = renamed
+        kept = note(
+            f"The model name stays {old!r}, not {typed!r}: the same file sent again within {window_min} minutes is "
+            "taken as the same submission, with the details sent the first time. To change the name, ask a "
+            "maintainer (they can edit it), or send the file again later as a new submission.",
+            "warn",
+        )
     return (
-        f'<div class="nt-note nt-note-ok" id="submission-receipt">{esc(first)}{esc(after)}'
-        f"<br>Submission id: <code class='nt-id'>{esc(submission_id)}</code></div>"
+        f'<div class="nt-note nt-note-ok" id="submission-receipt" role="status">{esc(first)}{esc(after)}'
+        f"<br>Submission id: <code class='nt-id'>{esc(submission_id)}</code></div>{kept}"
     )
 
 
@@ -109,6 +127,10 @@ def status_badge(status: JobStatus) -> str:
 
 def board_state(view: SubmissionView) -> str:
     """Where the submission stands with the public board, in words."""
+    if view.cancelled:
+        return "cancelled by you"
+    if view.withdrawn:
+        return "withdrawn by you"
     if not view.publish:
         return "private score"
     if view.decision == ReviewDecision.REJECTED:
@@ -120,44 +142,44 @@ def board_state(view: SubmissionView) -> str:
     return "awaiting approval"
 
 
-def my_table(views: Sequence[SubmissionView]) -> str:
-    headers = [
-        "Submitted (UTC)",
-        "Id",
-        "Split",
-        "Model",
-        "Status",
-        "Score",
-        "Coverage",
-        "Valid-only",
-        "Leaderboard",
-        "Message",
-    ]
-    rows = []
-    for v in views:
+def my_table(views: Sequence[SubmissionView], picked: str | None = None) -> str:
+    """The submitter's submissions, newest first; the row ``picked`` marked (its details are shown below)."""
+    headers = ["Model", "Status", "Score", "Submitted (UTC)", "Split", "Id", "Coverage", "Valid-only", "Leaderboard"]
+    headers.append("Message")
+    numeric = [False, False, True, False, False, False, True, True, False, False]
+    head = "".join(f'<th scope="col"{" class=nt-num" if r else ""}>{esc(h)}</th>' for h, r in zip(headers, numeric))
+    body = []
+    for index, v in enumerate(views):
         s = v.summary or NO_SUMMARY
-        rows.append(
-            [
-                esc(v.created_at[:16].replace("T", " ")),
-                f"<code>{esc(v.submission_id)}</code>",
-                esc(v.split),
-                esc(v.metadata.get("model")),
-                status_badge(v.status),
-                f"<strong>{number(s.score)}</strong>",
-                percent(s.coverage),
-                number(s.score_valid_only),
-                esc(board_state(v)),
-                esc(v.message or ""),
-            ]
+        status = badge("CANCELLED", "failed", "cancelled before scoring") if v.cancelled else status_badge(v.status)
+        cells = [
+            esc(v.metadata.get("model")),
+            status,
+            f"<strong>{number(s.score)}</strong>",
+            esc(v.created_at[:16].replace("T", " ")),
+            esc(v.split),
+            f"<code>{esc(v.submission_id)}</code>",
+            percent(s.coverage),
+            number(s.score_valid_only),
+            esc(board_state(v)),
+            esc(" · ".join(filter(None, (v.message, v.queue.words() if v.queue else None)))),  # place, ETA
+        ]
+        tds = "".join(
+            f"<td{' class=nt-num' if r else (' class=nt-model' if i == 0 else '')}>{c}</td>"
+            for i, (c, r) in enumerate(zip(cells, numeric))
         )
-    numeric = [False, False, False, False, False, True, True, True, False, False]
-    return table(
-        headers,
-        rows,
-        css="nt-table nt-mine",
-        numeric=numeric,
-        element_id="my-submissions-table",
-        empty="No submission yet: make one on the Submit tab.",
+        chosen = v.submission_id == picked
+        sid = esc(v.submission_id)
+        body.append(
+            f'<tr data-id="{sid}" data-index="{index}" tabindex="0" aria-selected="{str(chosen).lower()}"'
+            f'{" class=nt-picked" if chosen else ""} title="Show the details of {sid}">{tds}</tr>'
+        )
+    if not body:
+        empty = "No submission yet: make one on the Submit tab."
+        body.append(f'<tr><td class="nt-empty" colspan="{len(headers)}">{empty}</td></tr>')
+    return (
+        '<div class="nt-table-wrap"><table class="nt-table nt-mine" id="my-submissions-table">'
+        f"<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table></div>"
     )
 
 
@@ -240,7 +262,9 @@ def maintainer_table(views: Sequence[SubmissionView], element_id: str, empty: st
     rows = []
     for v in views:
         m, s = v.metadata, v.summary or NO_SUMMARY
-        decision = decision_text(v.decision, v.publish) + (" · hidden" if v.hidden else "")
+        withdrawn = f"{v.decision} · withdrawn by the submitter"
+        decision = withdrawn if v.withdrawn else decision_text(v.decision, v.publish)
+        decision += (" · hidden" if v.hidden else "") + (" · cancelled" if v.cancelled else "")
         model = link(m.get("model"), m.get("model_link"))
         if m.get("paper_link"):
             model += " " + link("paper", m.get("paper_link"), "nt-source")
@@ -331,7 +355,12 @@ def row_breakdown(
         parts.append(note(why_no_trace, "warn"))
     if score is None:
         compared = f"expert trace {truth_index + 1} of {n_truths}" if truth_index is not None else "no expert trace"
-        parts.append(note(f"Ground truth only: {n_truths} expert trace(s); the red tint is for {compared}.", "info"))
+        parts.append(
+            note(
+                f"Ground truth only: {n_truths} expert trace(s); the penalty regions drawn are those of {compared}.",
+                "info",
+            )
+        )
     elif score.status != "valid":
         parts.append(note(f"This prediction is invalid ({score.reason}): the row scores 0.", "error"))
     else:

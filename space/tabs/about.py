@@ -7,7 +7,10 @@ from typing import Any
 import gradio as gr
 
 from space.pages import about
+from space.pages.warmup import EXAMPLES
 from space.services import Services
+
+EXAMPLES_LABEL = "Example submissions (made by `python -m scoring example-submission`); each a plain download:"
 
 
 def build(services: Services, demo: gr.Blocks) -> gr.Tab:
@@ -16,19 +19,34 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
     top, bottom = page.split("## Scoring locally", 1)
     with gr.Tab("About", id="about", elem_id="tab-about") as tab:
         gr.Markdown(top, elem_classes="nt-about")
-        examples = gr.File(
-            label="Example submissions (made by python -m scoring example-submission)",
-            file_count="multiple",
-            interactive=False,
-            elem_id="about-examples",
-        )
+        # Download buttons, not a file list: a gr.File shows a removable "×" that would only empty the page's copy.
+        with gr.Column(elem_id="about-examples"):
+            gr.Markdown(EXAMPLES_LABEL)
+            with gr.Row():
+                buttons = [
+                    gr.DownloadButton(
+                        f"{name} ({split}, {kind})",
+                        visible=False,
+                        variant="secondary",
+                        size="sm",
+                        elem_classes="nt-example",
+                    )
+                    for name, split, kind in EXAMPLES
+                ]
+            waiting = gr.Markdown("The example files are being prepared…", elem_id="about-examples-wait")
         gr.Markdown("## Scoring locally" + bottom, elem_classes="nt-about")
 
     def files():
-        found = services.warmup.example_files()
-        return [str(p) for p in found] if found else gr.skip()
+        found = {p.name: p for p in services.warmup.example_files()}
+        if not found:
+            return (gr.skip(),) * (len(buttons) + 1)
+        ready = [
+            gr.update(visible=True, value=str(found[name])) if name in found else gr.update(visible=False)
+            for name, _, _ in EXAMPLES
+        ]
+        return (*ready, gr.update(visible=False))
 
     quiet: dict[str, Any] = {"show_progress": "hidden", "api_visibility": "undocumented", "concurrency_limit": None}
-    demo.load(files, None, examples, **quiet)
-    tab.select(files, None, examples, **quiet)
+    demo.load(files, None, [*buttons, waiting], **quiet)
+    tab.select(files, None, [*buttons, waiting], **quiet)
     return tab

@@ -9,20 +9,18 @@ import gradio as gr
 from leaderboard.records import JobStatus, Split
 from scoring import AnswerKey
 from space.errors import shown
-from space.pages import about, explorer, views
+from space.pages import about, explorer, explorer_legend, views
 from space.pages.html import esc
 from space.services import Services
 
-LAYERS = ("Expert traces", "Predicted trace", "Penalty regions")
+LAYERS = ("Expert traces", "Predicted trace", "Penalty region edges", "Penalty regions filled (by cost)")
+DEFAULT_LAYERS = list(LAYERS[:3])  # filled, the penalty regions tint most of a street scene: one click away
 NONE = ("none: ground truth only", "")
-LEGEND = (
-    '<div class="nt-legend" id="explorer-legend">'
-    '<span><i style="background:#22c55e"></i>expert trace (bold: the one compared)</span>'
-    '<span><i style="background:#2563eb"></i>predicted trace</span>'
-    '<span><i style="background:#dc2626;opacity:.55"></i>penalty region</span>'
-    '<span><i style="background:#f97316"></i>predicted pixel that paid a penalty</span>'
-    "<span>hollow dot: start · filled dot: goal</span></div>"
-)
+
+
+def _layers(chosen: list[str] | None) -> explorer.Layers:
+    picked = set(chosen or ())
+    return explorer.Layers(LAYERS[0] in picked, LAYERS[1] in picked, LAYERS[3] in picked, LAYERS[2] in picked)
 
 
 def build(services: Services, demo: gr.Blocks) -> gr.Tab:
@@ -30,7 +28,7 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
     with gr.Tab("Explorer", id="explorer", elem_id="tab-explorer") as tab:
         gr.Markdown(about.EXPLORER_HELP, elem_classes="nt-help")
         with gr.Row():
-            with gr.Column(scale=1, min_width=320):
+            with gr.Column(scale=1, min_width=300):
                 submission = gr.Dropdown(
                     [NONE], value="", label="Your validation submission (optional)", elem_id="explorer-submission"
                 )
@@ -39,12 +37,13 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
                 )
                 sample = gr.Dropdown([], label="Sample", elem_id="explorer-sample")
                 embodiment = gr.Dropdown([], label="Embodiment", elem_id="explorer-embodiment")
-                layers = gr.CheckboxGroup(list(LAYERS), value=list(LAYERS), label="Show", elem_id="explorer-layers")
+                layers = gr.CheckboxGroup(list(LAYERS), value=DEFAULT_LAYERS, label="Show", elem_id="explorer-layers")
                 task = gr.HTML(elem_id="explorer-task")
             with gr.Column(scale=2):
-                image = gr.Image(label="Validation image", type="pil", interactive=False, elem_id="explorer-image")
-                gr.HTML(LEGEND)
+                # The figures first: beside the controls, above the picture, inside the first screen at 1440x900.
                 breakdown = gr.HTML(elem_id="explorer-breakdown")
+                legend = gr.HTML(explorer_legend.legend_html(_layers(DEFAULT_LAYERS)), elem_id="explorer-legend-box")
+                image = gr.Image(label="Validation image", type="pil", interactive=False, elem_id="explorer-image")
 
     def key() -> AnswerKey:
         services.warmup.wait()
@@ -53,21 +52,14 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
     def draw(submission_id, sample_id, embodiment_, layers_, profile: gr.OAuthProfile | None):
         with shown():
             k = key()
+            shown_layers = _layers(layers_)
             if not sample_id or sample_id not in k:
-                return None, "", ""
+                return gr.update(value=None, alt_text=None), "", "", explorer_legend.legend_html(shown_layers)
             trace, why = None, None
             if submission_id:
                 user = auth.require_user(profile, "explore your submission")
                 trace, why = services.traces.trace(submission_id, user, k, sample_id, embodiment_)
-            chosen = set(layers_ or ())
-            pic = explorer.picture(
-                k,
-                sample_id,
-                embodiment_,
-                trace,
-                explorer.Layers(LAYERS[0] in chosen, LAYERS[1] in chosen, LAYERS[2] in chosen),
-                service.settings.baseline_raw,
-            )
+            pic = explorer.picture(k, sample_id, embodiment_, trace, shown_layers, service.settings.baseline_raw)
             text = views.row_breakdown(
                 pic.score,
                 service.settings.baseline_raw,
@@ -77,7 +69,13 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
                 pic.notes,
                 why,
             )
-            return pic.image, text, _task(k, sample_id)
+            alt = explorer_legend.alt_text(pic, k.sample(sample_id).task, shown_layers)
+            return (
+                gr.update(value=pic.image, alt_text=alt),
+                text,
+                _task(k, sample_id),
+                explorer_legend.legend_html(shown_layers),
+            )
 
     def open_tab(submission_id, sample_id, embodiment_, layers_, profile: gr.OAuthProfile | None):
         with shown():
@@ -128,7 +126,7 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
 
     def pick_row(submission_id, picked, layers_, profile: gr.OAuthProfile | None):
         if not picked or "|" not in picked:
-            return gr.skip(), gr.skip(), gr.skip(), gr.skip(), gr.skip()
+            return (gr.skip(),) * 6
         sample_id, embodiment_ = picked.split("|", 1)
         with shown():
             embodiments = list(key().sample(sample_id).embodiments) if sample_id in key() else []
@@ -138,7 +136,7 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
             *draw(submission_id, sample_id, embodiment_, layers_, profile),
         )
 
-    drawn = [image, breakdown, task]
+    drawn = [image, breakdown, task, legend]
     quiet: dict[str, Any] = {"api_visibility": "undocumented"}
     tab.select(open_tab, [submission, sample, embodiment, layers], [submission, sample, embodiment, *drawn], **quiet)
     sample.input(pick_sample, [submission, sample, layers], [embodiment, *drawn], **quiet)

@@ -1,20 +1,23 @@
-"""The landing tab: the public table (search, sort, column groups), CSV download, and charts."""
+"""The landing tab: the public table (search, filters, header sorting, column groups), CSV download, charts.
+
+The view lives in the page address (``space/pages/board_url.py``): opening a link sets the controls,
+and every change writes them back (``board_script.URL_JS``), so a link reproduces what its sender saw.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 import gradio as gr
 
-from scoring.penalty_table import EMBODIMENTS
 from space.errors import shown
-from space.pages import about, board, charts
+from space.pages import about, board, board_url
+from space.pages.board_script import BOARD_SCRIPT, URL_JS
 from space.services import Services
 
 BREAKDOWNS = [("none", "")] + [(label, name) for name, label in board.METADATA_LABELS.items()]
-CHART_HEIGHT = 320
 
 
 @dataclass(frozen=True)
@@ -23,93 +26,94 @@ class LeaderboardTab:
     refresh: Callable[[Any], None]  # the event-wiring helper other tabs call after a change: ``refresh(trigger)``
 
 
-def build(services: Services) -> LeaderboardTab:
+def build(services: Services, demo: gr.Blocks | None = None) -> LeaderboardTab:
     with gr.Tab("Leaderboard", id="leaderboard", elem_id="tab-leaderboard") as tab:
-        gr.Markdown(about.BOARD_HELP, elem_classes="nt-help")
-        with gr.Row(equal_height=True):
-            split = gr.Radio(["test", "validation"], value="test", label="Split", elem_id="board-split", scale=1)
+        with gr.Row(equal_height=True, elem_id="board-controls"):
+            split = gr.Radio(["test", "validation"], value="test", label="Split", elem_id="board-split", min_width=160)
             query = gr.Textbox(
-                label="Search", placeholder="model, organisation, description…", elem_id="board-search", scale=2
+                label="Search", placeholder="model, organisation, 7B…", elem_id="board-search", scale=2, min_width=160
             )
-            sort = gr.Dropdown(list(board.SORTS), value="Score", label="Sort by", elem_id="board-sort", scale=1)
-        with gr.Row(equal_height=True):
+            best = gr.Checkbox(value=True, label="Best entry per model", elem_id="board-best", min_width=160)
+        # Column groups only add columns a phone hides: shown from laptop width up (``#board-columns``).
+        with gr.Row(equal_height=True, elem_id="board-columns"):
             groups = gr.CheckboxGroup(
-                list(board.GROUPS),
-                value=[board.GROUP_EMBODIMENT],
-                label="Column groups",
-                elem_id="board-groups",
-                scale=2,
+                list(board.GROUPS), value=[board.GROUP_EMBODIMENT], label="Column groups", elem_id="board-groups"
             )
             breakdown = gr.Dropdown(
-                BREAKDOWNS, value="", label="Metadata breakdown (extra columns)", elem_id="board-breakdown", scale=1
+                BREAKDOWNS, value="", label="Metadata breakdown (extra columns)", elem_id="board-breakdown"
             )
+        with gr.Accordion("Filters", open=False, elem_id="board-filters"):
+            with gr.Row(equal_height=True):
+                open_weights = gr.Checkbox(label="Open weights only", elem_id="board-open", min_width=140)
+                params_min = gr.Number(label="Parameters from (B)", minimum=0, elem_id="board-pmin", min_width=120)
+                params_max = gr.Number(label="Parameters up to (B)", minimum=0, elem_id="board-pmax", min_width=120)
+                organization = gr.Textbox(
+                    label="Organisation", elem_id="board-org", max_length=board.MAX_ORGANISATION, min_width=140
+                )
+        sort = gr.Textbox(value="score", visible="hidden", elem_id="board-sort", label="Sort (set by the headers)")
         summary = gr.Markdown(elem_id="board-summary")
-        table = gr.HTML(elem_id="leaderboard", js_on_load=None)
+        table = gr.HTML(elem_id="leaderboard", js_on_load=BOARD_SCRIPT)
         download = gr.DownloadButton("Download CSV", elem_id="board-csv", size="sm", variant="secondary")
-        with gr.Accordion("Charts: the top models per embodiment and per category", open=True, elem_id="board-charts"):
-            gr.Markdown(about.CHARTS_HELP, elem_classes="nt-help")
-            empty_charts = gr.Markdown(elem_id="charts-empty")
-            with gr.Row():
-                by_embodiment = _plot("Per embodiment", "embodiment", "chart-embodiment")
-                by_category = _plot("Per task category", "category", "chart-category")
+        gr.Markdown(about.BOARD_HELP, elem_classes="nt-help")
+        charts = gr.HTML(elem_id="board-charts", js_on_load=None)
 
-    view_inputs = [split, query, sort, groups, breakdown]
+    filters = [open_weights, params_min, params_max, organization]
+    view_inputs = [split, query, sort, groups, breakdown, best, *filters]
 
     # Read-only and served from ``services.board``: drawn once per change of the results, whoever asks.
-    def show_table(split_, query_, sort_, groups_, breakdown_):
+    def show_table(*values):
         with shown():
-            view = board.BoardView(split_, query_ or "", sort_ or "Score", frozenset(groups_ or ()), breakdown_ or None)
-            return services.board.table(view)
+            return services.board.table(board_url.view_of(*values))
 
     def show_rest(split_):
         """The CSV and the charts: after the table, so a visitor reads the table without waiting for them."""
         with shown():
-            extras = services.board.extras(split_)
-            embodiments, categories, has_charts = extras.by_embodiment, extras.by_category, extras.has_charts
-            return (
-                str(extras.csv_path),
-                gr.update(value=embodiments, visible=has_charts, y_lim=charts.y_range(embodiments)),
-                gr.update(value=categories, visible=has_charts, y_lim=charts.y_range(categories)),
-                ""
-                if has_charts
-                else f"*The charts appear once scored submissions of the {split_} split are on the board.*",
-            )
+            extras = services.board.extras(split_ if split_ in board_url.SPLITS else "test")
+            if not extras.has_charts:
+                note = f"*The charts appear once scored submissions of the {split_} split are on the board.*"
+                return str(extras.csv_path), f'<div id="charts-empty">{note}</div>'
+            return str(extras.csv_path), _charts_html(extras.by_embodiment, extras.by_category, extras.progress)
 
-    def show_all(split_, query_, sort_, groups_, breakdown_):
-        return (*show_table(split_, query_, sort_, groups_, breakdown_), *show_rest(split_))
+    def show_all(*values):
+        return (*show_table(*values), *show_rest(values[0]))
 
-    outputs_rest = [download, by_embodiment, by_category, empty_charts]
+    def leaderboard_table(split: str, query: str, sort: str, groups: list[str], breakdown: str) -> tuple[str, str]:
+        """The summary line and the table HTML, best entry per model (the board's API before the filters came;
+        ``sort`` as ``score``, ``emb:Human:asc`` or an old label such as ``Score``)."""
+        return show_table(split, query, sort, groups, breakdown, True)
+
+    def leaderboard(split: str, query: str, sort: str, groups: list[str], breakdown: str) -> tuple[str, str, str]:
+        """The summary line, the table and the charts, as HTML (a full refresh, as the split's change draws it)."""
+        (line, html), (_, charts_html) = show_table(split, query, sort, groups, breakdown), show_rest(split)
+        return line, html, charts_html
+
+    def from_address(request: gr.Request):
+        """The controls a link asks for (``?split=…&q=…&sort=…``); the defaults without one."""
+        controls = board_url.from_query(dict(request.query_params) if request else {})
+        return tuple(list(v) if isinstance(v, tuple) else v for v in asdict(controls).values())
+
+    outputs_rest = [download, charts]
     outputs_all = [summary, table, *outputs_rest]
     common: dict[str, Any] = {"show_progress": "hidden", "api_visibility": "undocumented", "concurrency_limit": None}
-    sort.change(show_table, view_inputs, [summary, table], api_name="leaderboard_table", **common)
-    for control in (groups, breakdown):
-        control.change(show_table, view_inputs, [summary, table], **common)
-    query.change(show_table, view_inputs, [summary, table], trigger_mode="always_last", **common)
-    split.change(show_all, view_inputs, outputs_all, api_name="leaderboard", **common)
+    # One event for every control, "always_last": one drawing at a time, and a change made meanwhile is drawn
+    # after it with the controls' latest values; separate events could land out of order (an older view last).
+    controls: list[Any] = [split, query, sort, groups, breakdown, best, *filters]
+    changes = [control.change for control in controls]
+    gr.on(changes, show_table, view_inputs, [summary, table], trigger_mode="always_last", js=URL_JS, **common).then(
+        show_rest, [split], outputs_rest, **common
+    )
+    with tab:  # the names API callers use (benchmarks/bench_app.py), with the arguments they pass
+        for api in (leaderboard_table, leaderboard):
+            gr.api(api, api_name=api.__name__, api_visibility="undocumented", concurrency_limit=None)
 
     def refresh(trigger) -> None:
         trigger(show_table, view_inputs, [summary, table], **common).then(show_rest, [split], outputs_rest, **common)
 
-    refresh(tab.select)
+    if demo is not None:  # the address first, then the board it describes
+        demo.load(from_address, None, view_inputs, **common).then(show_all, view_inputs, outputs_all, **common)
+    tab.select(show_table, view_inputs, [summary, table], **common)
     return LeaderboardTab(tab, refresh)
 
 
-def _plot(title: str, group: str, elem_id: str) -> gr.LinePlot:
-    # Lines join one model's points across groups (a profile), which a stacked bar chart would hide:
-    # gradio's BarPlot stacks the series of a colour and has no grouped mode.
-    return gr.LinePlot(
-        x="group",
-        y="score",
-        color="model",
-        title=title,
-        x_title=group,
-        y_title="score (0 = baseline)",
-        color_title="model",
-        tooltip="all",
-        height=CHART_HEIGHT,
-        x_label_angle=-30 if group == "category" else 0,
-        y_lim=[0, 100],
-        sort=list(EMBODIMENTS) if group == "embodiment" else "x",
-        elem_id=elem_id,
-        show_label=False,
-    )
+def _charts_html(*parts: str) -> str:
+    return f'<div class="nt-charts">{"".join(parts)}</div>'

@@ -16,33 +16,67 @@ from typing import Any
 
 import gradio as gr
 
-from leaderboard.records import APPROVAL_PENDING
+from leaderboard.records import APPROVAL_PENDING, JobStatus, Split
 from leaderboard.results import rows_download_tsv
-from space.errors import shown
+from space.errors import describe, shown
 from space.pages import about, views
 from space.services import Services
 
 POLL_S = 0.5  # while something of the visitor's is waiting: how soon an outcome shows
 FULL_S = 3.0  # and how often the page reads the store anyway (RUNNING, a decision, another process's change)
 WAITING = ("PENDING", "RUNNING")
+# A click on a row, or Enter / Space on a focused row, picks it (the dropdown below does the same).
+ROW_PICKING = """
+const pick = (row) => {
+  if (!row || !row.dataset.id) return;
+  trigger('select', {index: Number(row.dataset.index), value: row.dataset.id, selected: true});
+};
+element.addEventListener('click', (e) => {
+  if (!e.target.closest('a, button')) pick(e.target.closest('tr[data-id]'));
+});
+element.addEventListener('keydown', (e) => {
+  const row = e.target.closest('tr[data-id]');
+  if (row && (e.key === 'Enter' || e.key === ' ')) { e.preventDefault(); pick(row); }
+});
+"""
+ACTIONS = ("choose", "withdraw", "cancel")
+# The table: rows are picked by click or keyboard; on a phone the
+# first columns (model, status, score) stay on the screen.
+MINE_CSS = """
+tr[data-id] { cursor: pointer; }
+tr[data-id]:focus-visible { outline: 3px solid var(--color-accent); outline-offset: -3px; }
+tr.nt-picked td { background: var(--color-accent-soft); }
+tr.nt-picked td:first-child { box-shadow: inset 4px 0 0 var(--color-accent); }
+td.nt-model { min-width: 7rem; max-width: 12rem; overflow-wrap: break-word; }
+@media (max-width: 640px) { td.nt-model { min-width: 6.5rem; max-width: 8rem; } th, td { padding: 5px 4px; } }
+"""
 
 
 def build(services: Services, demo: gr.Blocks) -> gr.Tab:
     service, auth = services.leaderboard, services.auth
     with gr.Tab("My submissions", id="mine", elem_id="tab-mine") as tab:
         gr.Markdown(about.MY_HELP, elem_classes="nt-help")
-        table = gr.HTML(elem_id="my-submissions")
+        table = gr.HTML(elem_id="my-submissions", js_on_load=ROW_PICKING, css_template=MINE_CSS)
         with gr.Row(equal_height=True):
             pick = gr.Dropdown(label="Details of", choices=[], elem_id="my-pick", scale=3)
             rows_file = gr.DownloadButton(
                 "Download per-row scores (TSV)", visible=False, elem_id="my-rows-download", variant="secondary", scale=1
             )
+        with gr.Row(elem_id="my-actions"):
+            sent_file = gr.DownloadButton("Download the file I sent", visible=False, elem_id="my-sent-download")
+            choose = gr.Button("Make this my public entry", visible=False, elem_id="my-choose", variant="primary")
+            withdraw = gr.Button("Withdraw from the leaderboard", visible=False, elem_id="my-withdraw")
+            cancel = gr.Button("Cancel: do not score it", visible=False, elem_id="my-cancel", variant="stop")
+        done = gr.HTML(elem_id="my-action-note")  # what an action did (or why not), under its button
         detail = gr.HTML(elem_id="my-detail")
+        gr.Markdown(about.MY_MORE, elem_classes="nt-help")
         seen = gr.State("")  # what the page shows now, so an unchanged poll redraws nothing
         waiting = gr.State(None)  # (outcome count, monotonic time, ids waiting) at the last read of the store
         timer = gr.Timer(POLL_S, active=False)  # on only while something of the visitor's is waiting
 
-    skipped = (gr.skip(),) * 7
+    buttons = [sent_file, choose, withdraw, cancel]
+    skipped = (gr.skip(),) * (7 + len(buttons))
+    hidden = tuple(gr.update(visible=False) for _ in buttons)
 
     def refresh(picked: str | None, shown_: str, profile: gr.OAuthProfile | None):
         user = auth.user(profile)
@@ -51,28 +85,60 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
             if shown_ == "anonymous":
                 return skipped
             off = gr.Timer(active=False)
-            return prompt, gr.update(choices=[], value=None), "", gr.update(visible=False), "anonymous", None, off
+            return (
+                prompt,
+                gr.update(choices=[], value=None),
+                "",
+                gr.update(visible=False),
+                "anonymous",
+                None,
+                off,
+                *hidden,
+            )
         count = services.outcomes.count  # before the read: an outcome landing during it is not missed
         with shown():
             mine = service.my_submissions(user)
         pending = [v.submission_id for v in mine if v.status in WAITING]
         undecided = any(v.publish and v.decision == APPROVAL_PENDING and v.status != "FAILED" for v in mine)
         checked = (count, time.monotonic(), pending) if pending or undecided else None
+        ids = [v.submission_id for v in mine]
+        chosen = _follow(picked, ids, shown_)
         fingerprint = json.dumps(
-            [[v.submission_id, v.status, v.decision, v.hidden, v.message] for v in mine] + [picked]
+            [
+                [v.submission_id, v.status, v.decision, v.hidden, v.message, v.publish, v.queue and v.queue.position]
+                for v in mine
+            ]
+            + [chosen]
         )
         if fingerprint == shown_:
-            return (*skipped[:5], checked, gr.skip())  # the timer's state follows the statuses: unchanged too
+            return (*skipped[:5], checked, *skipped[6:])  # the timer's state follows the statuses: unchanged too
         choices = [
             (f"{v.submission_id} · {v.split} · {v.metadata.get('model')} · {v.status}", v.submission_id) for v in mine
         ]
-        ids = [v.submission_id for v in mine]
-        chosen = picked if picked in ids else (ids[0] if ids else None)
         view = next((v for v in mine if v.submission_id == chosen), None)
         detail_html = views.detail_html(view) if view else ""
         download = _download(services, view, user)
         picker, timer_on = gr.update(choices=choices, value=chosen), _timer(bool(pending), undecided)
-        return views.my_table(mine), picker, detail_html, download, fingerprint, checked, timer_on
+        table_html = views.my_table(mine, chosen)
+        return table_html, picker, detail_html, download, fingerprint, checked, timer_on, *_actions(view, mine, user)
+
+    def _actions(view, mine, user: str) -> tuple:
+        """The buttons that fit the picked submission (the service checks the owner and the state again)."""
+        if view is None:
+            return hidden
+        test, finished = view.split == Split.TEST, view.status == JobStatus.FINISHED
+        others_public = any(v.publish and v.submission_id != view.submission_id for v in mine if v.split == "test")
+        return (
+            _sent(services, view.submission_id, user),
+            gr.update(visible=test and finished and (not view.publish or others_public)),
+            gr.update(visible=view.publish),
+            gr.update(visible=view.status == JobStatus.PENDING and not view.cancelled),
+        )
+
+    def on_row(shown_: str, evt: gr.SelectData, profile: gr.OAuthProfile | None):
+        """A click (or Enter) on a row of the table: its details, and the row marked as picked."""
+        picked = str(getattr(evt, "value", "") or "")  # an id not the caller's shows their newest (refresh)
+        return refresh(picked, "", profile)  # "": redraw, even when the same row is clicked again
 
     def tick(picked: str | None, shown_: str, checked, profile: gr.OAuthProfile | None):
         """A timer tick: a read of the store only when an outcome of the visitor's came in, or now and then."""
@@ -82,20 +148,81 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
                 return skipped
         return refresh(picked, shown_, profile)
 
-    outputs = [table, pick, detail, rows_file, seen, waiting, timer]
+    def act(action: str):
+        def run(picked: str | None, shown_: str, profile: gr.OAuthProfile | None):
+            """One of the submitter's actions on the picked submission; the service checks that it is theirs."""
+            user = auth.require_user(profile, "change your submissions")
+            if not picked:
+                return (*refresh(picked, "", profile), views.note("Pick a submission first.", "warn"))
+            try:
+                text, kind = _perform(service, action, picked, user), "ok"
+            except Exception as error:  # a refusal (not yours, not in that state) or the store: said under the button
+                text, kind = f"Not done: {describe(error)}", "error"
+            return (*refresh(picked, "", profile), views.note(text, kind))
+
+        return run
+
+    outputs = [table, pick, detail, rows_file, seen, waiting, timer, *buttons]
     quiet: dict[str, Any] = {"show_progress": "hidden", "api_visibility": "undocumented"}
     reads: dict[str, Any] = {**quiet, "concurrency_limit": None}  # reads of the visitor's own rows: no queue
     demo.load(refresh, [pick, seen], outputs, **reads)
     tab.select(refresh, [pick, seen], outputs, **reads)
     timer.tick(tick, [pick, seen, waiting], outputs, **reads)
     pick.input(refresh, [pick, seen], outputs, api_name="my_submission", **reads)
+    table.select(on_row, [seen], outputs, api_name="my_submission_row", **reads)
+    for button, action, name in zip((choose, withdraw, cancel), ACTIONS, ("choose_public", "withdraw", "cancel")):
+        button.click(act(action), [pick, seen], [*outputs, done], api_name=name, concurrency_limit=2, **quiet)
     return tab
+
+
+def _perform(service, action: str, submission_id: str, user: str) -> str:
+    """Do ``action``; what it did, in a sentence."""
+    if action == "choose":
+        left = service.choose_public(submission_id, user)
+        where = views.board_state(service.status(submission_id, user))  # on the leaderboard, or awaiting approval
+        gone = f" Off the board now: {', '.join(left)}." if left else ""
+        return f"{submission_id} is your public entry ({where}).{gone}"
+    if action == "withdraw":
+        service.withdraw(submission_id, user)
+        return (
+            f"{submission_id} is withdrawn: it has left the leaderboard. It stays in your list and in the "
+            "maintainers' audit log; choose it again to bring it back."
+        )
+    service.cancel(submission_id, user)
+    test = service.status(submission_id, user).split == Split.TEST
+    freed = " Its place in your daily test quota is free again." if test else ""
+    return f"{submission_id} is cancelled: it will not be scored.{freed}"
+
+
+def _follow(picked: str | None, ids: list[str], shown_: str) -> str | None:
+    """The submission to detail: the one picked, but the newest when the newest was picked and a newer came in
+    (the details never stay behind on an entry the user did not choose)."""
+    if picked not in ids:
+        return ids[0] if ids else None
+    try:
+        before = json.loads(shown_) if shown_ and shown_ != "anonymous" else []
+    except ValueError:
+        before = []
+    newest_before = before[0][0] if before and isinstance(before[0], list) else None
+    return ids[0] if picked == newest_before and ids[0] != newest_before else picked
 
 
 def _timer(scoring: bool, undecided: bool) -> gr.Timer:
     if scoring:
         return gr.Timer(POLL_S, active=True)
     return gr.Timer(FULL_S, active=undecided)
+
+
+def _sent(services: Services, submission_id: str, user: str):
+    """The file exactly as the user sent it (the service checks it is theirs), written once per submission."""
+    folder = services.scratch / "sent" / submission_id
+    path = folder / f"navitrace_sent_{submission_id}.tsv"
+    if not path.exists():
+        with shown():
+            data = services.leaderboard.uploaded_file(submission_id, user)
+        folder.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+    return gr.update(visible=True, value=str(path))
 
 
 def _download(services: Services, view, user: str):

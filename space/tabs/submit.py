@@ -9,6 +9,7 @@ from typing import Any
 import gradio as gr
 
 from leaderboard import Rejected
+from leaderboard.intake import Quota
 from leaderboard.metadata import MAX_DESCRIPTION, MAX_NAME
 from leaderboard.records import Split
 from space.errors import describe, shown
@@ -32,10 +33,11 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
     checks, checking, lock = RateLimit(per_minute, 60), set[str](), threading.Lock()
     with gr.Tab("Submit", id="submit", elem_id="tab-submit") as tab:
         gr.Markdown(about.SUBMIT_HELP, elem_classes="nt-help")
-        quota = gr.Markdown(about.quota_text(None, limit), elem_id="quota")
+        quota = gr.Markdown(about.quota_text(None, limit, service.clock()), elem_id="quota")
         with gr.Row():
             with gr.Column(scale=1):
                 split = gr.Radio(SPLITS, value=Split.VALIDATION.value, label="Split", elem_id="submit-split")
+                split_note = gr.HTML(elem_id="split-quota")  # no test submission left: said before any upload
                 upload = gr.File(  # usable once the page knows who is signed in (show_quota)
                     label=f"{FILE_LABEL}: sign in at the top to upload",
                     file_types=[".tsv", ".txt", ".csv"],
@@ -44,71 +46,114 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
                     elem_id="submit-file",
                 )
                 check = gr.Button("1 · Check the file", interactive=False, elem_id="check-button")
+                report = gr.HTML(elem_id="validation-report")  # under the button: where the eyes are
             with gr.Column(scale=1):
-                model = gr.Textbox(label="Model name (required)", max_length=MAX_NAME, elem_id="meta-model")
-                organization = gr.Textbox(label="Organisation", max_length=MAX_NAME, elem_id="meta-organization")
-                model_link = gr.Textbox(label="Model link", placeholder="https://huggingface.co/org/model")
-                paper_link = gr.Textbox(label="Paper or code link", placeholder="https://arxiv.org/abs/…")
-                email = gr.Textbox(
-                    label="Contact e-mail (private: only maintainers see it)", type="email", elem_id="meta-email"
+                closed: dict[str, Any] = {
+                    "interactive": False
+                }  # opened by open_form once the page knows who is signed in
+                model = gr.Textbox(label="Model name (required)", max_length=MAX_NAME, elem_id="meta-model", **closed)
+                organization = gr.Textbox(
+                    label="Organisation", max_length=MAX_NAME, elem_id="meta-organization", **closed
                 )
-                description = gr.Textbox(label="Description", lines=2, max_length=MAX_DESCRIPTION)
+                model_link = gr.Textbox(label="Model link", placeholder="https://huggingface.co/org/model", **closed)
+                paper_link = gr.Textbox(label="Paper or code link", placeholder="https://arxiv.org/abs/…", **closed)
+                email = gr.Textbox(
+                    label="Contact e-mail (private: only maintainers see it)",
+                    type="email",
+                    elem_id="meta-email",
+                    **closed,
+                )
+                description = gr.Textbox(label="Description", lines=2, max_length=MAX_DESCRIPTION, **closed)
                 with gr.Row():
-                    open_weights = gr.Radio(OPEN_WEIGHTS, value="", label="Open weights")
-                    parameters = gr.Textbox(label="Parameter count", placeholder="e.g. 7B or 500M")
+                    open_weights = gr.Radio(OPEN_WEIGHTS, value="", label="Open weights", **closed)
+                    parameters = gr.Textbox(label="Parameter count", placeholder="e.g. 7B or 500M", **closed)
                 publish = gr.Checkbox(
                     label="Publish on the leaderboard once a maintainer approves (test split only)",
                     value=False,
-                    interactive=False,
                     elem_id="meta-publish",
+                    **closed,
                 )
-        report = gr.HTML(elem_id="validation-report")
-        submit = gr.Button("2 · Submit", variant="primary", interactive=False, elem_id="submit-button")
-        receipt = gr.HTML(elem_id="submit-receipt")
+                submit = gr.Button("2 · Submit", variant="primary", interactive=False, elem_id="submit-button")
+                receipt = gr.HTML(elem_id="submit-receipt")  # under the button it answers
+                why = gr.HTML(views.note(about.SIGNED_OUT_SUBMIT, "info"), elem_id="submit-why")
+    form = [model, organization, model_link, paper_link, email, description, open_weights, parameters]
+
+    def with_budget(text: str) -> str:
+        """The quota line, and a line when the Hub's hourly commit limit holds scoring back (issue 14)."""
+        budget = service.commit_budget().message
+        return f"{text}\n\n{budget}" if budget else text
 
     def show_quota(profile: gr.OAuthProfile | None):
         """The quota, and the file input usable only when signed in (the server refuses anonymous uploads)."""
         user = auth.user(profile)
         with shown():
-            text = about.quota_text(service.quota_left(user) if user else None, limit)
+            text = with_budget(about.quota_text(service.quota(user) if user else None, limit, service.clock()))
         label = FILE_LABEL if user else f"{FILE_LABEL}: sign in at the top to upload"
         return text, gr.update(interactive=user is not None, label=label), gr.update(interactive=user is not None)
+
+    def open_form(split_: str, profile: gr.OAuthProfile | None):
+        """The metadata form: open when signed in, closed (and saying why) when not, before anything is typed."""
+        user = auth.user(profile)
+        fields = [gr.update(interactive=user is not None) for _ in form]
+        publish_ = gr.update(interactive=user is not None and split_ == Split.TEST)
+        hint = views.note(about.NOT_CHECKED if user else about.SIGNED_OUT_SUBMIT, "info")
+        return (*fields, publish_, hint, _split_note(user, split_))
+
+    def _full(user: str | None, split_: str) -> Quota | None:
+        """The user's quota when the test split is picked and none is left today, else ``None``."""
+        if user is None or split_ != Split.TEST:
+            return None
+        with shown():
+            left = service.quota(user)
+        return left if left.left == 0 else None
+
+    def _split_note(user: str | None, split_: str) -> str:
+        """Said under the split, before any upload: the test split is closed for today."""
+        full = _full(user, split_)
+        return views.note(about.no_test_left(full, service.clock()), "error") if full else ""
 
     def run_check(path: str | None, split_: str, profile: gr.OAuthProfile | None):
         """The report (never an exception: a bad file is an answer, shown where the user looks).
 
         Only for signed-in users, ``CHECKS_PER_MINUTE`` each and one at a time; a refused file is deleted.
         """
-        closed = gr.update(interactive=False)
+        closed_ = gr.update(interactive=False)
         user = auth.user(profile)
-        if not path:
-            return "", closed, ""
+        if not path:  # no file (or the submitted one cleared): the receipt stays
+            return "", closed_, gr.skip(), views.note(about.NOT_CHECKED if user else about.SIGNED_OUT_SUBMIT, "info")
         if user is None:  # the door refuses anonymous uploads: this path is nobody's to delete
-            return views.note(about.CHECK_SIGNED_OUT, "error"), closed, ""
+            return views.note(about.CHECK_SIGNED_OUT, "error"), closed_, "", views.note(about.SIGNED_OUT_SUBMIT)
         if not Path(path).is_file():
-            return views.note(about.CHECK_GONE, "warn"), closed, ""
+            return views.note(about.CHECK_GONE, "warn"), closed_, "", views.note(about.NOT_CHECKED)
         with lock:
             wait = None if user in checking else checks.take(user)
             if user in checking or wait is not None:
-                return views.note(about.checks_text(per_minute, wait or 1), "warn"), gr.skip(), gr.skip()
+                busy = views.note(about.checks_text(per_minute, wait or 1), "warn")
+                return busy, gr.skip(), gr.skip(), gr.skip()
             checking.add(user)
         try:
             services.warmup.wait()
-            report_ = views.report_html(service.validate(path, split_))
+            checked = service.validate(path, split_)
             uploads.hold(user, path)
-            return report_, gr.update(interactive=True), ""
+            full = _full(user, split_)  # a file that passed, but no test submission left today
+            if full is None:
+                return views.report_html(checked), gr.update(interactive=True), "", views.note(about.READY, "ok")
+            report_ = views.report_html(checked, ready=False) + views.note(about.PASSED_BUT_FULL, "warn")
+            hint = views.note(about.submit_off_full(full, service.clock()), "error")
+            return report_, closed_, "", hint
         except Rejected as error:
             uploads.release(user, path)
-            return views.rejected_html(str(error), error.report), closed, ""
+            return views.rejected_html(str(error), error.report), closed_, "", views.note(about.NOT_CHECKED)
         except Exception as error:
-            return views.note(describe(error), "error"), closed, ""
+            return views.note(describe(error), "error"), closed_, "", views.note(about.NOT_CHECKED)
         finally:
             with lock:
                 checking.discard(user)
 
-    def on_split(split_: str):
-        """Publishing is for test submissions: validation scores stay private."""
-        return gr.update(interactive=True) if split_ == Split.TEST else gr.update(interactive=False, value=False)
+    def on_split(split_: str, profile: gr.OAuthProfile | None):
+        """Publishing is for test submissions: validation scores stay private. The test quota, said at once."""
+        publish_ = gr.update(interactive=True) if split_ == Split.TEST else gr.update(interactive=False, value=False)
+        return publish_, _split_note(auth.user(profile), split_)
 
     def run_submit(
         path,
@@ -128,7 +173,7 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
         if not path:
             raise gr.Error("Upload a predictions TSV first.")
         if not Path(path).is_file():
-            return views.note(about.CHECK_GONE, "warn"), gr.skip(), gr.update(interactive=False)
+            return views.note(about.CHECK_GONE, "warn"), gr.skip(), gr.update(interactive=False), gr.skip(), gr.skip()
         metadata = {
             "model": model_,
             "organization": org,
@@ -143,39 +188,59 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
         try:
             receipt_ = service.submit(path, split=split_, user=user, metadata=metadata, publish=publish_)
         except Rejected as error:  # the metadata, mostly (the file passed its check): kept, to fix and send again
-            return views.rejected_html(str(error), error.report, "Not submitted"), gr.skip(), gr.skip()
+            return views.rejected_html(str(error), error.report, "Not submitted"), *(gr.skip(),) * 4
         except Exception as error:  # the quota, the store: said where the user looks
-            return views.note(f"Not submitted: {describe(error)}", "error"), gr.skip(), gr.skip()
+            return views.note(f"Not submitted: {describe(error)}", "error"), *(gr.skip(),) * 4
         uploads.release(user, path)  # the service keeps its own copy
         services.wakeup()  # score it now, not at the next interval
         with shown():
+            now, left = service.clock(), service.quota(user)
+            renamed = _renamed(receipt_.submission_id, user, str(model_ or "")) if receipt_.duplicate else None
+            words = about.quota_words(left, now) if receipt_.split == Split.TEST else None
+            window = round(service.settings.dedupe_window_s / 60)
             html = views.receipt_html(
-                receipt_.submission_id, receipt_.split, receipt_.duplicate, receipt_.quota_left, publish_
+                receipt_.submission_id, receipt_.split, receipt_.duplicate, words, publish_, renamed, window
             )
-            return html, about.quota_text(service.quota_left(user), limit), gr.update(interactive=False)
+            hint = views.note(about.NOT_CHECKED, "info")
+            # The file input is emptied (the service has its copy): the next file can be dropped at once.
+            return html, with_budget(about.quota_text(left, limit, now)), gr.update(interactive=False), hint, None
+
+    def _renamed(submission_id: str, user: str, typed: str) -> tuple[str, str] | None:
+        """(kept, typed) when a re-sent file's submission keeps the name sent the first time."""
+        kept = str(service.status(submission_id, user).metadata.get("model") or "")
+        return (kept, typed.strip()) if typed.strip() and typed.strip() != kept else None
 
     quiet: dict[str, Any] = {"api_visibility": "undocumented"}
+    shows: dict[str, Any] = {"show_progress": "hidden", "api_visibility": "private"}  # the browser's own scrolling
     signed_in = [quota, upload, check]
-    demo.load(show_quota, None, signed_in, show_progress="hidden", **quiet)
-    tab.select(show_quota, None, signed_in, show_progress="hidden", **quiet)
+    opened = [*form, publish, why, split_note]
+    for start in (demo.load, tab.select):
+        start(show_quota, None, signed_in, show_progress="hidden", **quiet)
+        start(open_form, split, opened, show_progress="hidden", **quiet)
     # The three ways to check share two workers: a check reads the whole file (up to 60 MB) into memory.
     checking_ = {"concurrency_limit": 2, "concurrency_id": "check", **quiet}
-    upload.change(run_check, [upload, split], [report, submit, receipt], api_name="check_file", **checking_)
-    check.click(run_check, [upload, split], [report, submit, receipt], **checking_)
-    split.change(run_check, [upload, split], [report, submit, receipt], **checking_)
-    split.change(on_split, split, publish, show_progress="hidden", **quiet)
-    fields = [
-        upload,
-        split,
-        model,
-        organization,
-        model_link,
-        paper_link,
-        email,
-        description,
-        open_weights,
-        parameters,
-        publish,
-    ]
-    submit.click(run_submit, fields, [receipt, quota, submit], api_name="submit", concurrency_limit=2, **quiet)
+    checked = [report, submit, receipt, why]
+    upload.change(run_check, [upload, split], checked, api_name="check_file", **checking_).then(
+        None, js=SCROLL_TO % "validation-report", **shows
+    )
+    check.click(run_check, [upload, split], checked, **checking_).then(
+        None, js=SCROLL_TO % "validation-report", **shows
+    )
+    split.change(run_check, [upload, split], checked, **checking_)
+    split.change(on_split, split, [publish, split_note], show_progress="hidden", **quiet)
+    fields = [upload, split, *form, publish]
+    sent = submit.click(
+        run_submit, fields, [receipt, quota, submit, why, upload], api_name="submit", concurrency_limit=2, **quiet
+    )
+    sent.then(None, js=SCROLL_TO % "submit-receipt", **shows)
     return tab
+
+
+# After a click, the answer is brought into view when its top is not on the screen (the page does not jump
+# when it already is). Runs in the browser only.
+SCROLL_TO = """() => { requestAnimationFrame(() => {
+  const el = document.getElementById('%s');
+  if (!el || !el.textContent.trim()) return;
+  const top = el.getBoundingClientRect().top;
+  if (top < 0 || top > window.innerHeight - 160) el.scrollIntoView({block: 'start'});
+}); }"""

@@ -129,6 +129,12 @@ def shoot(url: str, out: Path, example: Path) -> None:
         expect(page.locator("#leaderboard-table")).to_contain_text("Navigator-72B")
         page.wait_for_timeout(1500)
         page.screenshot(path=str(out / "leaderboard.png"), full_page=True)
+        phone = browser.new_page(viewport={"width": 390, "height": 844})  # the first screen of a phone
+        phone.goto(url)
+        expect(phone.locator("#leaderboard-table")).to_contain_text("Navigator-72B")
+        phone.wait_for_timeout(1000)
+        phone.screenshot(path=str(out / "leaderboard-phone.png"))
+        phone.close()
 
         page.get_by_label("User name (local sign-in)").fill("alice")
         page.get_by_role("button", name="Sign in locally").click()

@@ -156,6 +156,11 @@ class HubState:
         with self.lock:
             return self.users.get(token)
 
+    def revoke(self, token: str) -> None:
+        """The user deleted the token on the Hub: from now on it is invalid everywhere (401)."""
+        with self.lock:
+            self.users.pop(token, None)
+
     # -- repositories --------------------------------------------------------------------------
 
     def create(self, repo_id: str, private: bool, author: str = "hub") -> Repo:

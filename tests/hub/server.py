@@ -94,6 +94,9 @@ class LocalHub:
     def add_user(self, name: str, token: str, orgs: tuple[str, ...] = (), role: str = "write") -> User:
         return self.state.add_user(name, token, orgs, role)
 
+    def revoke(self, token: str) -> None:
+        self.state.revoke(token)
+
     def set_quota(self, commits: int, window_s: float, retry_after: bool = True) -> None:
         """At most ``commits`` per repository in any ``window_s`` seconds (a scaled hour), then 429."""
         self.state.quota = Quota(commits, window_s, retry_after)

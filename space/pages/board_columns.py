@@ -1,0 +1,245 @@
+"""The board's columns: header, cell, tooltip, sort key, and whether a phone shows it.
+
+A column's ``key`` is what a header click sorts by (``score``, ``emb:Human``, ``cat:<name>``,
+``meta:<field>:<value>``); ``sort_key`` turns it into a value per row and the column's natural
+direction (numbers high first, the date newest first, names A to Z). Columns marked secondary are
+hidden on a phone (``.nt-sec`` in ``space/theme.py``), so rank, model and score fit 390 px.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import quote
+
+from scoring.penalty_table import EMBODIMENTS
+from space.pages.html import badge, esc, link, number, parameters, percent
+
+Row = Mapping[str, object]
+Key = Callable[[Row], Any]  # a number, a string or a bool of one kind per column, or None
+
+GROUP_EMBODIMENT, GROUP_CATEGORY, GROUP_DETAILS = "Per embodiment", "Per category", "Details"
+GROUPS = (GROUP_EMBODIMENT, GROUP_CATEGORY, GROUP_DETAILS)
+METADATA_LABELS = {
+    "urban_rural": "Urban / rural",
+    "lighting_conditions": "Lighting",
+    "weather_conditions": "Weather",
+    "natural_structured": "Natural / structured",
+    "task_type": "Task type",
+}
+SHORT = {"Legged Robot": "Legged", "Wheeled Robot": "Wheeled"}
+SCORE_TIP = (
+    "Mean over every expected row of the split; invalid or missing rows count as 0. 100 = perfect, 0 = baseline. "
+    "In brackets: the 95% bootstrap interval over scenes"
+)
+RANK_RANGE_TIP = "The 2.5-97.5% range of the rank over bootstrap resamples of the scenes (1 = best)"
+SECONDARY = "nt-sec"
+
+
+@dataclass(frozen=True)
+class Column:
+    header: str
+    cell: Callable[[Row], str]
+    key: str | None = None  # what a click on the header sorts by; None: not sortable
+    tip: str | None = None
+    numeric: bool = False
+    css: str = SECONDARY
+
+
+def columns(
+    groups: Collection[str],
+    categories: Sequence[str],
+    breakdown: str | None,
+    values: Sequence[str],
+    rows: Sequence[Row],
+) -> list[Column]:
+    """The columns of a view, in order; the rank range only when some shown row carries one."""
+    cols = [
+        Column("Rank", lambda r: esc(r.get("rank") or "—"), "rank", "Rank by score; ties share a rank", True, ""),
+        Column("Model", model_cell, "model", "The model; click for its entry page", css="nt-model"),
+        Column("Score", score_cell, "score", SCORE_TIP, True, "nt-score"),
+    ]
+    if any(r.get("rank_range") for r in rows):
+        cols.append(Column("Rank range", lambda r: esc(rank_range(r.get("rank_range"))), "rank_range", RANK_RANGE_TIP))
+    cols += [
+        Column("Organisation", lambda r: esc(r.get("organization") or "—"), "org"),
+        Column("Coverage", lambda r: percent(r.get("coverage")), "coverage", "Share of rows with a valid trace", True),
+        Column(
+            "Valid-only",
+            lambda r: number(r.get("score_valid_only")),
+            "valid",
+            "Mean over valid rows only (the published notebook's 'Total Score')",
+            True,
+        ),
+    ]
+    if GROUP_EMBODIMENT in groups:
+        cols += [
+            Column(SHORT.get(e, e), _embodiment_cell(e), f"emb:{e}", f"Score over the {e} rows (coverage-aware)", True)
+            for e in EMBODIMENTS
+        ]
+    cols += [
+        Column(c, _nested_cell("per_category", c), f"cat:{c}", f"Score over the samples in category {c}", True)
+        for c in categories
+    ]
+    if breakdown:
+        label = METADATA_LABELS.get(breakdown, breakdown)
+        cols += [
+            Column(f"{label}: {v}", _metadata_cell(breakdown, v), f"meta:{breakdown}:{v}", f"{label} = {v}", True)
+            for v in values
+        ]
+    cols += [
+        Column("Paper / code", links_cell, None, "Links the submitter or the publication gave"),
+        Column("Open weights", _open_weights, "open"),
+        Column("Params", lambda r: esc(parameters(r.get("parameters_b"))), "params", "Parameters", True),
+        Column("Date", lambda r: f'<span class="nt-nowrap">{esc(r.get("submitted_at") or "—")}</span>', "date"),
+    ]
+    if GROUP_DETAILS in groups:
+        cols += [
+            Column("Rows valid / invalid / missing", _counts, None, "Rows of the split: valid, invalid, missing"),
+            Column("Description", _description),
+            Column("Scorer / data", lambda r: esc(_versions(r))),
+            Column("Id", lambda r: f"<code>{esc(r.get('submission_id'))}</code>", "id"),
+        ]
+    return cols
+
+
+def sort_key(key: str) -> tuple[Key, bool]:
+    """``(value of a row or None, natural direction is descending)`` for a column key; ValueError names the key."""
+    fixed: dict[str, tuple[Key, bool]] = {
+        "rank": (lambda r: r.get("rank"), False),
+        "score": (lambda r: _num(r.get("score")), True),
+        "valid": (lambda r: _num(r.get("score_valid_only")), True),
+        "coverage": (lambda r: _num(r.get("coverage")), True),
+        "model": (lambda r: str(r.get("model") or "").casefold() or None, False),
+        "org": (lambda r: str(r.get("organization") or "").casefold() or None, False),
+        "date": (lambda r: r.get("submitted_at") or None, True),
+        "params": (lambda r: _num(r.get("parameters_b")), True),
+        "open": (lambda r: None if r.get("open_weights") is None else bool(r.get("open_weights")), True),
+        "id": (lambda r: str(r.get("submission_id") or "") or None, False),
+        "rank_range": (lambda r: _pair(r.get("rank_range")), False),
+    }
+    if key in fixed:
+        return fixed[key]
+    kind, _, name = key.partition(":")
+    if kind == "emb" and name in EMBODIMENTS:
+        return (lambda r: _num(_dict(r.get("per_embodiment")).get(name))), True
+    if kind == "cat" and name:
+        return (lambda r: _num(_dict(r.get("per_category")).get(name))), True
+    field, _, value = name.partition(":")
+    if kind == "meta" and field in METADATA_LABELS and value:
+        return (lambda r: _num(_dict(_dict(r.get("per_metadata")).get(field)).get(value))), True
+    raise ValueError(f"sort {key[:80]!r}: expected a column key such as score, model, date, params, emb:Human")
+
+
+# -- cells -----------------------------------------------------------------------------------------
+
+
+def interval(value: object) -> str | None:
+    """``[low, high]`` as "[34.10, 38.50]"; None when there is no interval (reported rows, withheld figures).
+
+    >>> interval([34.1, 38.5]), interval(None)
+    ('[34.10, 38.50]', None)
+    """
+    pair = _pair(value)
+    return None if pair is None else f"[{number(pair[0])}, {number(pair[1])}]"
+
+
+def rank_range(value: object) -> str:
+    """The rank range as "1-3" ("2" when it is one rank); "—" when there is none.
+
+    >>> rank_range([1, 3]), rank_range([2, 2]), rank_range(None)
+    ('1-3', '2', '—')
+    """
+    pair = _pair(value)
+    if pair is None:
+        return "—"
+    best, worst = int(pair[0]), int(pair[1])
+    return str(best) if best == worst else f"{best}-{worst}"
+
+
+def score_cell(row: Row) -> str:
+    """The score in bold and its interval after it (a smaller, muted line under it on a phone)."""
+    shown = f"<strong>{number(row.get('score'))}</strong>"
+    ci = interval(row.get("score_ci"))
+    return shown if ci is None else f'{shown} <span class="nt-ci" title="95% interval">{esc(ci)}</span>'
+
+
+def model_cell(row: Row) -> str:
+    kind, name = row.get("kind"), row.get("model") or "—"
+    if kind == "baseline":
+        return f"{esc(name)} {badge('baseline', 'baseline', 'Score 0 by definition: the reference line')}"
+    if kind == "reported":
+        return f"{esc(name)} {badge('reported', 'reported', 'A published figure, not scored by this Space')}"
+    entry = quote(str(row.get("submission_id") or ""), safe="")
+    return f'<a class="nt-entry" href="/?entry={esc(entry)}">{esc(name)}</a>'
+
+
+def links_cell(row: Row) -> str:
+    """Paper or code, the model card, and for a reported figure its source; "—" when none is given."""
+    found = [
+        link(text, row.get(column), "nt-link")
+        for text, column in (
+            ("paper", "paper_link"),
+            ("code", "code_link"),
+            ("model", "model_link"),
+            ("source", "source"),
+        )
+        if row.get(column)
+    ]
+    return " · ".join(found) or "—"
+
+
+def _embodiment_cell(embodiment: str) -> Callable[[Row], str]:
+    def cell(row: Row) -> str:
+        value = number(_dict(row.get("per_embodiment")).get(embodiment))
+        ci = interval(_dict(row.get("per_embodiment_ci")).get(embodiment))
+        return value if ci is None else f'<span title="95% interval {esc(ci)}">{value}</span>'
+
+    return cell
+
+
+def _nested_cell(column: str, name: str) -> Callable[[Row], str]:
+    return lambda r: number(_dict(r.get(column)).get(name))
+
+
+def _metadata_cell(name: str, value: str) -> Callable[[Row], str]:
+    return lambda r: number(_dict(_dict(r.get("per_metadata")).get(name)).get(value))
+
+
+def _open_weights(row: Row) -> str:
+    value = row.get("open_weights")
+    if value is True:
+        return badge("open", "open", "Open weights")
+    return "closed" if value is False else "—"
+
+
+def _counts(row: Row) -> str:
+    if row.get("n_expected") is None:
+        return "—"
+    return esc(f"{row.get('n_valid')} / {row.get('n_invalid')} / {row.get('n_missing')} of {row.get('n_expected')}")
+
+
+def _description(row: Row) -> str:
+    text = str(row.get("description") or "")
+    short = text if len(text) <= 120 else text[:117] + "…"
+    return f'<span title="{esc(text)}">{esc(short)}</span>' if text else "—"
+
+
+def _versions(row: Row) -> str:
+    parts = [str(row[k]) for k in ("scorer_version", "dataset_revision") if row.get(k)]
+    return " · ".join(parts) or "—"
+
+
+def _pair(value: object) -> tuple[float, float] | None:
+    if isinstance(value, list | tuple) and len(value) == 2 and all(isinstance(v, int | float) for v in value):
+        return float(value[0]), float(value[1])
+    return None
+
+
+def _num(value: object) -> float | None:
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+
+def _dict(value: object) -> dict:
+    return value if isinstance(value, dict) else {}

@@ -1,0 +1,187 @@
+"""The entry page (``/?entry=<submission_id>``): everything public about one row of the board.
+
+Pure functions over a public table row (``leaderboard.table.COLUMNS``) and its group intervals
+(``leaderboard.uncertainty_compare``); no gradio. Only rows of the public table can be shown, so a
+private or unknown id reads as "no public entry" whichever it is.
+Charts are HTML bars with whiskers for the 95% interval: they wrap on a phone and need no plotting
+library.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+
+from leaderboard.uncertainty import format_difference, format_interval, format_rank_range
+from leaderboard.uncertainty_compare import GroupFigure
+from scoring.penalty_table import EMBODIMENTS
+from space.pages.board import METADATA_LABELS, ranked, splits
+from space.pages.html import badge, esc, link, number, parameters, percent, table
+
+Row = Mapping[str, object]
+MAX_ID = 120  # characters of an id read from the URL (ids are ~40)
+KINDS = {"reported": "reported figure", "baseline": "baseline"}
+CI_HELP = (
+    "Brackets: the 95% confidence interval (1,000 bootstrap resamples of the split's images; all embodiments "
+    "of one image are drawn together). Rank range: the 2.5–97.5% range of the rank over the same resamples."
+)
+CSS = """
+.nt-entry h2 { margin: 0 0 4px; }
+.nt-bars { margin: 6px 0 14px; font-size: 0.88rem; }
+.nt-bar-row { display: grid; grid-template-columns: minmax(6rem, 11rem) 1fr minmax(9rem, auto); gap: 2px 10px;
+  align-items: center; padding: 2px 0; }
+.nt-track { position: relative; height: 16px; background: var(--background-fill-secondary); border-radius: 3px; }
+.nt-bar { position: absolute; top: 3px; height: 10px; background: #3b82f6; border-radius: 2px; opacity: 0.75; }
+.nt-bar.nt-neg { background: #ef4444; }
+.nt-whisker { position: absolute; top: 7px; height: 2px; background: var(--body-text-color); }
+.nt-whisker::before, .nt-whisker::after { content: ""; position: absolute; top: -5px; width: 2px; height: 12px;
+  background: var(--body-text-color); }
+.nt-whisker::before { left: 0; } .nt-whisker::after { right: 0; }
+.nt-zero { position: absolute; top: 0; bottom: 0; width: 1px; background: var(--body-text-color-subdued); }
+.nt-bar-value { font-variant-numeric: tabular-nums; white-space: nowrap; text-align: right; }
+@media (max-width: 600px) { .nt-bar-row { grid-template-columns: 1fr auto; }
+  #compare-table th, #compare-table td { padding: 4px 4px; font-size: 0.82rem; }
+  .nt-bar-row .nt-track { grid-column: 1 / -1; grid-row: 2; } }
+"""
+
+
+def entry_id(query: Mapping[str, str], name: str = "entry") -> str | None:
+    """The id asked for in the URL, cut to ``MAX_ID`` characters (empty or absent: ``None``)."""
+    value = str(query.get(name) or "")[:MAX_ID].strip()
+    return value or None
+
+
+def find(rows: Iterable[Row], submission_id: str) -> dict[str, object] | None:
+    """The public row of ``submission_id`` with its board ``rank`` (``None`` when it is not public)."""
+    rows = list(rows)
+    for split in splits(rows):
+        for row in ranked(rows, split):
+            if row.get("submission_id") == submission_id:
+                return row
+    return None
+
+
+def choices(rows: Iterable[Row]) -> list[tuple[str, str]]:
+    """``(label, id)`` of every public row, test first, best first: what the pickers offer."""
+    rows = list(rows)
+    return [(label(r), str(r["submission_id"])) for split in splits(rows) for r in ranked(rows, split)]
+
+
+def label(row: Row) -> str:
+    rank = f"#{row['rank']} " if row.get("rank") is not None else ""
+    return f"{rank}{row.get('model') or '?'} ({row.get('split')}, {number(row.get('score'))})"
+
+
+def not_found(submission_id: str) -> str:
+    return (
+        f'<div class="nt-note nt-note-warn" id="entry-missing">No public entry has the id “{esc(submission_id)}”. '
+        "It may be private, awaiting approval, withdrawn, or mistyped: pick one of the board's entries above.</div>"
+    )
+
+
+def entry_html(row: Row, groups: Sequence[GroupFigure]) -> str:
+    """The page of one public row: headline, facts, links, the two charts, the metadata breakdown."""
+    kind = str(row.get("kind"))
+    tag = f" {badge(KINDS[kind], kind)}" if kind in KINDS else ""
+    headline = (
+        f'<p class="nt-big" id="entry-score">Score <b>{number(row.get("score"))}</b> '
+        f"<span title='95% confidence interval'>{format_interval(row.get('score_ci'))}</span> · rank "
+        f"<b>{esc(row.get('rank') if row.get('rank') is not None else '—')}</b> "
+        f"(range {format_rank_range(row.get('rank_range'))}) on the {esc(row.get('split'))} split</p>"
+    )
+    parts = [f"<h2 id='entry-title'>{esc(row.get('model'))}{tag}</h2>", headline]
+    if kind == "submission" and row.get("score_ci") is None:
+        parts.append("<p class='nt-small'>No interval: the per-row scores behind this figure are not shown.</p>")
+    elif kind != "submission":
+        parts.append("<p class='nt-small'>No interval or rank range: a fixed figure without per-row scores.</p>")
+    parts.append(facts(row))
+    embodiment = [g for g in groups if g.kind == "per_embodiment"]
+    embodiment.sort(key=lambda g: EMBODIMENTS.index(g.name) if g.name in EMBODIMENTS else 99)
+    category = [g for g in groups if g.kind == "per_category"]
+    if embodiment:
+        parts.append("<h3>Per embodiment</h3>" + bars(embodiment, "entry-embodiment"))
+    if category:
+        parts.append("<h3>Per task category</h3>" + bars(category, "entry-category"))
+    parts.append(metadata_breakdown(row))
+    parts.append(f"<p class='nt-small'>{esc(CI_HELP)}</p>")
+    return f'<div class="nt-entry">{"".join(parts)}</div>'
+
+
+def facts(row: Row) -> str:
+    links = " · ".join(
+        link(text, row.get(column))
+        for text, column in (("model card", "model_link"), ("paper or code", "paper_link"), ("source", "source"))
+        if row.get(column)
+    )
+    open_weights = row.get("open_weights")
+    pairs = [
+        ("Organisation", esc(row.get("organization") or "—")),
+        ("Links", links or "—"),
+        ("Description", esc(row.get("description") or "—")),
+        ("Parameters", parameters(row.get("parameters_b"))),
+        ("Open weights", "—" if open_weights is None else ("yes" if open_weights else "no")),
+        ("Valid-only score", number(row.get("score_valid_only"))),
+        ("Coverage", percent(row.get("coverage"))),
+        ("Scorer version", esc(row.get("scorer_version") or "—")),
+        ("Answer key (dataset revision)", esc(row.get("dataset_revision") or "—")),
+        ("Submitted", esc(row.get("submitted_at") or "—")),
+        ("Id", f"<code>{esc(row.get('submission_id'))}</code>"),
+    ]
+    rows = [[esc(k), v] for k, v in pairs]
+    return table(["About this entry", ""], rows, css="nt-table nt-facts", element_id="entry-facts")
+
+
+def bars(groups: Sequence[GroupFigure], element_id: str, low: float | None = None, signed: bool = False) -> str:
+    """One bar per group from 0 to its value, a whisker over its interval, the figures in words.
+
+    The axis runs from ``low`` (default: 0, or below for a negative figure) to 100, or for
+    differences (``low=0``) from the lowest to the highest figure, 0 included."""
+    values = [v for g in groups for v in (g.value, *(g.interval or ())) if v is not None]
+    lo = min([0.0, *values]) if low is None else low
+    hi = max([100.0 if low is None else 0.0, *values])
+    span = (hi - lo) or 1.0
+
+    def at(value: float) -> float:
+        return round(100 * (value - lo) / span, 2)
+
+    cells = []
+    for g in groups:
+        track = f'<span class="nt-zero" style="left:{at(0.0)}%"></span>'
+        if g.value is not None:
+            left, right = sorted((at(0.0), at(g.value)))
+            neg = " nt-neg" if g.value < 0 else ""
+            track += f'<span class="nt-bar{neg}" style="left:{left}%;width:{right - left}%"></span>'
+        if g.interval is not None:
+            a, b = at(g.interval[0]), at(g.interval[1])
+            track += f'<span class="nt-whisker" style="left:{a}%;width:{max(b - a, 0.4)}%"></span>'
+        if g.value is None:
+            shown = "withheld"
+        elif signed:
+            shown = format_difference(g.value, g.interval)
+        else:
+            shown = f"{number(g.value)} {format_interval(g.interval)}"
+        cells.append(
+            f'<div class="nt-bar-row"><span class="nt-bar-label">{esc(g.name or "overall")}</span>'
+            f'<span class="nt-track" role="img" aria-label="{esc(g.name)}: {esc(shown)}">{track}</span>'
+            f'<span class="nt-bar-value">{esc(shown)}</span></div>'
+        )
+    return f'<div class="nt-bars" id="{esc(element_id)}">{"".join(cells)}</div>'
+
+
+def metadata_breakdown(row: Row) -> str:
+    groups = row.get("per_metadata")
+    if not isinstance(groups, Mapping) or not groups:
+        return ""
+    lines = [
+        [esc(METADATA_LABELS.get(str(name), name)), esc(value), number(score)]
+        for name, values in groups.items()
+        if isinstance(values, Mapping)
+        for value, score in values.items()
+    ]
+    breakdown = table(
+        ["metadata", "value", "score"],
+        lines,
+        css="nt-table nt-compact",
+        numeric=[False, False, True],
+        element_id="entry-metadata",
+    )
+    return "<h3>Per metadata value</h3>" + breakdown

@@ -85,20 +85,22 @@ class Result:
 def board_events(url: str) -> list[tuple[str, list]]:
     """The events the page fires on load to fill the leaderboard, in order, with the page's values.
 
-    Read from ``/config``: the load listener whose outputs include the table, then the listeners
-    chained after it (``.then``), so the simulation follows the page if its wiring changes.
+    Read from ``/config``: the load listener whose chain (the listeners after it, ``.then``) outputs the
+    table, that whole chain, so the simulation follows the page if its wiring changes.
     """
     cfg = httpx.get(f"{url}/config", timeout=30).json()
     components = {c["id"]: c for c in cfg["components"]}
     table = next(c["id"] for c in cfg["components"] if c["props"].get("elem_id") == "leaderboard")
     deps = cfg["dependencies"]
-    first = next(d for d in deps if [0, "load"] in d["targets"] and table in d["outputs"])
-    chain, ids = [first], {first["id"]}
-    for dep in deps:
-        if dep.get("trigger_after") in ids:
-            chain.append(dep)
-            ids.add(dep["id"])
-    return [(d["api_name"], [components[i]["props"].get("value") for i in d["inputs"]]) for d in chain]
+    for first in (d for d in deps if [0, "load"] in d["targets"]):
+        chain, ids = [first], {first["id"]}
+        for dep in deps:
+            if dep.get("trigger_after") in ids:
+                chain.append(dep)
+                ids.add(dep["id"])
+        if any(table in d["outputs"] for d in chain):  # the load chain that fills the table (it may start earlier)
+            return [(d["api_name"], [components[i]["props"].get("value") for i in d["inputs"]]) for d in chain]
+    raise SystemExit("no load event of the page fills the leaderboard table: the benchmark cannot follow the page")
 
 
 def call(client: httpx.Client, api_name: str, data: list, session: str | None = None) -> None:

@@ -170,7 +170,8 @@ def uploader(url: str, user: str, path: Path, go: threading.Barrier, deadline: f
                 time.sleep(POLL_S)
                 continue
             # An unchanged table comes back as a "skip" update (a dict): the page redraws nothing then.
-            status = re.search(rf"{sid}</code>.*?nt-badge-(\w+)", table) if isinstance(table, str) else None
+            row = re.search(rf'data-id="{sid}".*?</tr>', table, re.S) if isinstance(table, str) else None
+            status = re.search(r"nt-badge-(finished|failed)\b", row.group(0)) if row else None
             if status and status.group(1) in ("finished", "failed"):
                 if status.group(1) == "failed":
                     raise RuntimeError(f"{sid} FAILED")

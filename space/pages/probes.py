@@ -8,7 +8,7 @@ from leaderboard.probing import FEW_ROWS, ProbePair
 from space.pages.html import esc, table
 
 HELP = (
-    f"Each row is a test submission whose rows differ from an earlier one of the **same user** in only "
+    f"Each row is a test submission whose rows differ from an earlier one of the <strong>same user</strong> in only "
     f"1–{FEW_ROWS} rows. Comparing the two scores tells the submitter about exactly those rows of the hidden "
     "test set: a series of such pairs is hill-climbing on the answer key. Rows are compared on what the "
     "scorer stored (status and raw value); nothing per row is shown here."
@@ -31,3 +31,11 @@ def probe_table(pairs: Sequence[ProbePair]) -> str:
     numeric = [False, False, False, True, True, False]
     empty = f"No user has test submissions that differ in only 1–{FEW_ROWS} rows."
     return table(headers, rows, css="nt-table nt-compact", numeric=numeric, element_id="probe-table", empty=empty)
+
+
+def probe_section(pairs: Sequence[ProbePair]) -> str:
+    """The table under its heading and help, for the desk's "Submissions per user" section."""
+    return (
+        '<h4 id="probe-heading">Test submissions that differ from an earlier one in only a few rows</h4>'
+        f'<p class="nt-help">{HELP}</p>{probe_table(pairs)}'
+    )

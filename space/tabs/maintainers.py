@@ -16,12 +16,14 @@ from typing import Any
 import gradio as gr
 
 from leaderboard.moderation import decision_text
+from leaderboard.probing import ProbeFinder, finished_tests
 from leaderboard.records import SPLITS, Split
 from space.errors import describe, refusal, shown
 from space.pages import about, views
 from space.pages.activity import HELP as ACTIVITY_HELP
 from space.pages.activity import activity_table
 from space.pages.html import esc
+from space.pages.probes import probe_section
 from space.services import Services
 
 OPEN_WEIGHTS = [("yes", "yes"), ("no", "no"), ("not said", "")]
@@ -121,6 +123,10 @@ def _desk(services: Services) -> tuple[list, Callable]:
     edit_fields = [e_model, e_org, e_link, e_paper, e_description, e_weights, e_params]
     page = [pending, target, detail, everything, per_user, audit, r_remove, *edit_fields]
 
+    # Reads each finished test submission's rows once (cached), only after ``service.submissions(by)``
+    # has checked that ``by`` is a maintainer.
+    probes = ProbeFinder(lambda submission_id: service.rows(submission_id))
+
     def load(picked: str | None, by: str) -> list:
         waiting = service.pending(by)
         all_ = service.submissions(by)
@@ -145,7 +151,7 @@ def _desk(services: Services) -> tuple[list, Callable]:
             gr.update(choices=choices, value=chosen),
             _detail(view),
             views.maintainer_table(all_, "all-table", "No submission yet."),
-            activity_table(all_, service.clock()),
+            activity_table(all_, service.clock()) + probe_section(probes.pairs(finished_tests(all_))),
             views.audit_table(service.audit_log(by, limit=100)),
             gr.update(choices=reported, value=None),
             meta.get("model") or "",

@@ -28,12 +28,6 @@ BOARD_HELP = (
     "Rows marked *reported* are published figures with their source, not scored here."
 )
 
-CHARTS_HELP = (
-    "The best scored submissions of the split compared per embodiment and per task category: one line per model, "
-    "each point the coverage-aware score over that subset (0 = the baseline's overall level, 100 = perfect). "
-    "Reported rows have no breakdown."
-)
-
 SUBMIT_HELP = """\
 1. **Sign in**, pick the split and upload your predictions TSV (one row per sample and embodiment, the
    format of the published inference notebook; see *About* for examples).

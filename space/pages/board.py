@@ -257,6 +257,9 @@ CSV_BASE = (
     "n_missing",
 )
 CSV_TAIL = ("submitted_at", "scorer_version", "dataset_revision", "submission_id", "description")
+# The 95% intervals and rank ranges (leaderboard/uncertainty.py), last so older readers' columns keep their places;
+# empty where a row has none (reported rows, the baseline, withheld figures).
+CSV_UNCERTAINTY = ("score_ci_low", "score_ci_high", "rank_best", "rank_worst")
 
 
 def csv_bytes(rows: Iterable[Row], split: str) -> bytes:
@@ -268,7 +271,8 @@ def csv_bytes(rows: Iterable[Row], split: str) -> bytes:
     header += [f"per_embodiment.{e}" for e in EMBODIMENTS]
     header += [f"per_category.{c}" for c in categories]
     header += [f"per_metadata.{f}.{v}" for f, v in metadata]
-    header += [*CSV_TAIL]
+    header += [*CSV_TAIL, *CSV_UNCERTAINTY]
+    header += [f"per_embodiment_ci.{e}.{end}" for e in EMBODIMENTS for end in ("low", "high")]
     out = io.StringIO()
     # CR LF ends (RFC 4180): the csv module quotes a cell holding a CR only then, and an unquoted
     # CR would start a new row in a spreadsheet, where "'\r=1" leaves a live "=1".
@@ -280,8 +284,15 @@ def csv_bytes(rows: Iterable[Row], split: str) -> bytes:
         line += [_dict(r.get("per_category")).get(c) for c in categories]
         line += [_meta(r, f).get(v) for f, v in metadata]
         line += [r.get(c) for c in CSV_TAIL]
+        line += [*_pair(r.get("score_ci")), *_pair(r.get("rank_range"))]
+        line += [v for e in EMBODIMENTS for v in _pair(_dict(r.get("per_embodiment_ci")).get(e))]
         writer.writerow([_csv_cell(v) for v in line])
     return out.getvalue().encode("utf-8")
+
+
+def _pair(value: object) -> tuple[object, object]:
+    """``[low, high]`` as two cells; two empty ones for anything else."""
+    return (value[0], value[1]) if isinstance(value, list | tuple) and len(value) == 2 else (None, None)
 
 
 def _csv_cell(value: object) -> str:

@@ -70,6 +70,20 @@ def test_csv_flattens_breakdowns_guards_formulas_and_has_no_private_column():
     assert b"x@example.org" not in data and "contact_email" not in lines[0]
 
 
+def test_csv_carries_the_intervals_and_rank_ranges_and_leaves_them_empty_where_there_are_none():
+    known = row("Delta", 60.0, score_ci=[58.5, 61.25], rank_range=[1, 2], per_embodiment_ci={"Human": [55.0, 65.0]})
+    lines = {r["model"]: r for r in csv.DictReader(io.StringIO(board.csv_bytes([*ROWS, known], "test").decode()))}
+    delta, gamma = lines["Delta"], lines["Gamma"]
+    assert (delta["score_ci_low"], delta["score_ci_high"], delta["rank_best"], delta["rank_worst"]) == (
+        "58.5",
+        "61.25",
+        "1",
+        "2",
+    )
+    assert (delta["per_embodiment_ci.Human.low"], delta["per_embodiment_ci.Human.high"]) == ("55.0", "65.0")
+    assert delta["per_embodiment_ci.Bicycle.low"] == "" and gamma["score_ci_low"] == gamma["rank_best"] == ""
+
+
 def test_a_thousand_entries_render_in_one_table():
     many = [row(f"model-{i}", i / 10, per_embodiment={"Human": 1.0}) for i in range(1000)]
     html = board.render(many, board.BoardView(groups=frozenset(board.GROUPS)))

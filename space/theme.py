@@ -7,6 +7,8 @@ import gradio as gr
 THEME = gr.themes.Soft(primary_hue="emerald", secondary_hue="blue", neutral_hue="slate")
 
 CSS = """
+/* An answer scrolled into view after a click keeps a little room above it (and its top edge in sight). */
+#validation-report, #submit-receipt, #split-quota { scroll-margin-top: 12px; }
 .nt-help p { margin: 0.2em 0; }
 .nt-table-wrap { overflow-x: auto; max-width: 100%; }
 .nt-table { border-collapse: collapse; width: 100%; font-size: 0.9rem; }

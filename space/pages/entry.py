@@ -26,21 +26,21 @@ CI_HELP = (
 )
 CSS = """
 .nt-entry h2 { margin: 0 0 4px; }
-.nt-bars { margin: 6px 0 14px; font-size: 0.88rem; }
-.nt-bar-row { display: grid; grid-template-columns: minmax(6rem, 11rem) 1fr minmax(9rem, auto); gap: 2px 10px;
+.nt-ci-bars { margin: 6px 0 14px; font-size: 0.88rem; }
+.nt-ci-row { display: grid; grid-template-columns: minmax(6rem, 11rem) 1fr minmax(9rem, auto); gap: 2px 10px;
   align-items: center; padding: 2px 0; }
-.nt-track { position: relative; height: 16px; background: var(--background-fill-secondary); border-radius: 3px; }
-.nt-bar { position: absolute; top: 3px; height: 10px; background: #3b82f6; border-radius: 2px; opacity: 0.75; }
-.nt-bar.nt-neg { background: #ef4444; }
-.nt-whisker { position: absolute; top: 7px; height: 2px; background: var(--body-text-color); }
-.nt-whisker::before, .nt-whisker::after { content: ""; position: absolute; top: -5px; width: 2px; height: 12px;
+.nt-ci-track { position: relative; height: 16px; background: var(--background-fill-secondary); border-radius: 3px; }
+.nt-ci-bar { position: absolute; top: 3px; height: 10px; background: #3b82f6; border-radius: 2px; opacity: 0.75; }
+.nt-ci-bar.nt-ci-neg { background: #ef4444; }
+.nt-ci-whisker { position: absolute; top: 7px; height: 2px; background: var(--body-text-color); }
+.nt-ci-whisker::before, .nt-ci-whisker::after { content: ""; position: absolute; top: -5px; width: 2px; height: 12px;
   background: var(--body-text-color); }
-.nt-whisker::before { left: 0; } .nt-whisker::after { right: 0; }
-.nt-zero { position: absolute; top: 0; bottom: 0; width: 1px; background: var(--body-text-color-subdued); }
-.nt-bar-value { font-variant-numeric: tabular-nums; white-space: nowrap; text-align: right; }
-@media (max-width: 600px) { .nt-bar-row { grid-template-columns: 1fr auto; }
-  #compare-table th, #compare-table td { padding: 4px 4px; font-size: 0.82rem; }
-  .nt-bar-row .nt-track { grid-column: 1 / -1; grid-row: 2; } }
+.nt-ci-whisker::before { left: 0; } .nt-ci-whisker::after { right: 0; }
+.nt-ci-zero { position: absolute; top: 0; bottom: 0; width: 1px; background: var(--body-text-color-subdued); }
+.nt-ci-value { font-variant-numeric: tabular-nums; white-space: nowrap; text-align: right; }
+@media (max-width: 600px) { .nt-ci-row { grid-template-columns: 1fr auto; }
+  #compare-table th, #compare-table td { padding: 4px 3px; font-size: 0.78rem; }
+  .nt-ci-row .nt-ci-track { grid-column: 1 / -1; grid-row: 2; } }
 """
 
 
@@ -145,14 +145,14 @@ def bars(groups: Sequence[GroupFigure], element_id: str, low: float | None = Non
 
     cells = []
     for g in groups:
-        track = f'<span class="nt-zero" style="left:{at(0.0)}%"></span>'
+        track = f'<span class="nt-ci-zero" style="left:{at(0.0)}%"></span>'
         if g.value is not None:
             left, right = sorted((at(0.0), at(g.value)))
-            neg = " nt-neg" if g.value < 0 else ""
-            track += f'<span class="nt-bar{neg}" style="left:{left}%;width:{right - left}%"></span>'
+            neg = " nt-ci-neg" if g.value < 0 else ""
+            track += f'<span class="nt-ci-bar{neg}" style="left:{left}%;width:{right - left}%"></span>'
         if g.interval is not None:
             a, b = at(g.interval[0]), at(g.interval[1])
-            track += f'<span class="nt-whisker" style="left:{a}%;width:{max(b - a, 0.4)}%"></span>'
+            track += f'<span class="nt-ci-whisker" style="left:{a}%;width:{max(b - a, 0.4)}%"></span>'
         if g.value is None:
             shown = "withheld"
         elif signed:
@@ -160,11 +160,11 @@ def bars(groups: Sequence[GroupFigure], element_id: str, low: float | None = Non
         else:
             shown = f"{number(g.value)} {format_interval(g.interval)}"
         cells.append(
-            f'<div class="nt-bar-row"><span class="nt-bar-label">{esc(g.name or "overall")}</span>'
-            f'<span class="nt-track" role="img" aria-label="{esc(g.name)}: {esc(shown)}">{track}</span>'
-            f'<span class="nt-bar-value">{esc(shown)}</span></div>'
+            f'<div class="nt-ci-row"><span class="nt-ci-label">{esc(g.name or "overall")}</span>'
+            f'<span class="nt-ci-track" role="img" aria-label="{esc(g.name)}: {esc(shown)}">{track}</span>'
+            f'<span class="nt-ci-value">{esc(shown)}</span></div>'
         )
-    return f'<div class="nt-bars" id="{esc(element_id)}">{"".join(cells)}</div>'
+    return f'<div class="nt-ci-bars" id="{esc(element_id)}">{"".join(cells)}</div>'
 
 
 def metadata_breakdown(row: Row) -> str:

@@ -109,7 +109,7 @@ def test_an_entry_url_opens_its_page_with_the_interval_in_the_first_screen(sized
     expect(facts).to_contain_text(str(row["dataset_revision"]))
     human = row["per_embodiment"]["Human"]
     expect(page.locator("#entry-embodiment")).to_contain_text(f"Human{human:.2f} [")
-    expect(page.locator("#entry-category .nt-whisker").first).to_be_attached()
+    expect(page.locator("#entry-category .nt-ci-whisker").first).to_be_attached()
     expect(page.locator("#entry-metadata")).to_contain_text("Lighting")
 
 

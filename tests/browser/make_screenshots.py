@@ -118,60 +118,76 @@ def main() -> None:
         server.wait(timeout=20)
 
 
+LAPTOP = {"width": 1440, "height": 900}
+PHONE = {"width": 390, "height": 844}
+
+
 def shoot(url: str, out: Path, example: Path) -> None:
-    from playwright.sync_api import expect, sync_playwright
+    """Every page at 1440x900 (``name.png``, the whole page) and at 390x844 (``name-phone.png``, the first screen)."""
+    from playwright.sync_api import sync_playwright
 
     out.mkdir(parents=True, exist_ok=True)
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": 1440, "height": 1000})
-        page.goto(url)
-        expect(page.locator("#leaderboard-table")).to_contain_text("Navigator-72B")
-        page.wait_for_timeout(1500)
-        page.screenshot(path=str(out / "leaderboard.png"), full_page=True)
-        phone = browser.new_page(viewport={"width": 390, "height": 844})  # the first screen of a phone
-        phone.goto(url)
-        expect(phone.locator("#leaderboard-table")).to_contain_text("Navigator-72B")
-        phone.wait_for_timeout(1000)
-        phone.screenshot(path=str(out / "leaderboard-phone.png"))
-        phone.close()
-
-        page.get_by_label("User name (local sign-in)").fill("alice")
-        page.get_by_role("button", name="Sign in locally").click()
-        expect(page.locator("#identity")).to_contain_text("Signed in as alice")
-        page.get_by_role("tab", name="My submissions").click()
-        expect(page.locator("#my-submissions-table")).to_contain_text("FINISHED")
-        page.wait_for_timeout(500)
-        page.screenshot(path=str(out / "my-submissions.png"), full_page=True)
-
-        page.get_by_role("tab", name="Explorer").click()
-        page.get_by_label("Your validation submission (optional)").click()
-        page.get_by_role("option", name="Alice-VLM").first.click()
-        page.get_by_label("Row of that submission (worst first)").click()
-        page.get_by_role("option").nth(3).click()
-        expect(page.locator("#explorer-breakdown")).to_contain_text("Row score")
-        page.wait_for_timeout(800)
-        page.screenshot(path=str(out / "explorer.png"), full_page=True)
-
-        page.get_by_role("tab", name="Submit").click()
-        page.locator("#submit-file input[type=file]").set_input_files(str(example))
-        expect(page.locator("#validation-report")).to_contain_text("rows", timeout=60_000)
-        page.wait_for_timeout(500)
-        page.screenshot(path=str(out / "submit.png"), full_page=True)
-
-        page.get_by_role("tab", name="About").click()
-        page.wait_for_timeout(800)
-        page.screenshot(path=str(out / "about.png"), full_page=False)
-
-        boss = browser.new_page(viewport={"width": 1440, "height": 1000})
-        boss.goto(url)
-        boss.get_by_label("User name (local sign-in)").fill("boss")
-        boss.get_by_role("button", name="Sign in locally").click()
-        boss.get_by_role("link", name="Maintainers' desk").click()
-        expect(boss.locator("#pending-table")).to_contain_text("OpenWalk-3B")
-        boss.wait_for_timeout(800)
-        boss.screenshot(path=str(out / "maintainers.png"), full_page=True)
+        for viewport, suffix, full in ((LAPTOP, "", True), (PHONE, "-phone", False)):
+            page = browser.new_page(viewport=viewport)
+            _pages(page, url, example, lambda name, end=suffix: str(out / f"{name}{end}.png"), full)
+            page.close()
         browser.close()
+
+
+def _pages(page, url: str, example: Path, path, full: bool) -> None:  # noqa: ANN001 (playwright's Page)
+    from playwright.sync_api import expect
+
+    def shot(name: str, wait_ms: int = 800) -> None:
+        page.wait_for_timeout(wait_ms)
+        page.screenshot(path=path(name), full_page=full)
+
+    page.goto(url)
+    expect(page.locator("#leaderboard-table")).to_contain_text("Navigator-72B")
+    shot("leaderboard", 1500)
+    entry = page.locator("#leaderboard-table a[href*='entry=']").first.get_attribute("href")
+    ids = [
+        a.get_attribute("href").split("entry=")[1] for a in page.locator("#leaderboard-table a[href*='entry=']").all()
+    ]
+    page.goto(f"{url}/{entry.lstrip('./')}" if entry and not entry.startswith("http") else str(entry))
+    expect(page.locator("#entry-page")).to_contain_text("Navigator-72B")
+    shot("entry")
+    page.goto(f"{url}/?compare={ids[0]},{ids[1]}")
+    expect(page.locator("#compare-headline")).to_contain_text("A − B")
+    shot("compare")
+
+    page.goto(url)
+    page.get_by_label("User name (local sign-in)").fill("alice")
+    page.get_by_role("button", name="Sign in locally").click()
+    expect(page.locator("#identity")).to_contain_text("Signed in as alice")
+    page.get_by_role("tab", name="My submissions").click()
+    expect(page.locator("#my-submissions-table")).to_contain_text("FINISHED")
+    shot("my-submissions", 500)
+
+    page.get_by_role("tab", name="Explorer").click()
+    page.get_by_label("Your validation submission (optional)").click()
+    page.get_by_role("option", name="Alice-VLM").first.click()
+    page.get_by_label("Row of that submission (worst first)").click()
+    page.get_by_role("option").nth(3).click()
+    expect(page.locator("#explorer-breakdown")).to_contain_text("Row score")
+    shot("explorer")
+
+    page.get_by_role("tab", name="Submit").click()
+    page.locator("#submit-file input[type=file]").set_input_files(str(example))
+    expect(page.locator("#validation-report")).to_contain_text("rows", timeout=60_000)
+    shot("submit", 500)
+
+    page.get_by_role("tab", name="About").click()
+    page.wait_for_timeout(800)
+    page.screenshot(path=path("about"), full_page=False)
+
+    page.get_by_role("button", name="Sign out").click()
+    page.get_by_label("User name (local sign-in)").fill("boss")
+    page.get_by_role("button", name="Sign in locally").click()
+    page.get_by_role("link", name="Maintainers' desk").click()
+    expect(page.locator("#pending-table")).to_contain_text("OpenWalk-3B")
+    shot("maintainers")
 
 
 def broken_example(key: AnswerKey, path: Path) -> Path:

@@ -212,3 +212,24 @@ def test_html_and_script_in_metadata_render_as_inert_text(new_page, app: Running
     expect(page.locator("#all-submissions")).to_contain_text("<script>window.__xss=2</script>")
     assert page.evaluate("window.__xss") is None
     shot(page, "inert-metadata")
+
+
+def test_the_desk_shows_a_private_submission_as_private_not_pending(new_page, app: RunningApp, files):
+    """Issue 10, defect 12: a validation submission (always private) has nothing to approve."""
+    researcher = new_page()
+    sign_in(researcher, app.url, "vera")
+    submission_id = submit_file(researcher, files["validation-noisy"], "Vera-Private")
+    wait_finished(researcher, submission_id)
+
+    maintainer = new_page()
+    sign_in(maintainer, app.url, MAINTAINER)
+    open_desk(maintainer)
+    expect(maintainer.locator("#pending-table")).not_to_contain_text(submission_id)
+    maintainer.get_by_text("All submissions", exact=True).click()
+    row = maintainer.locator("#all-table tr", has_text=submission_id)
+    expect(row).to_contain_text("private, nothing to decide")
+    expect(row).not_to_contain_text("pending")
+    row.scroll_into_view_if_needed()
+    box = row.bounding_box()
+    assert box is not None and 0 <= box["y"] < maintainer.viewport_size["height"]  # where the maintainer looks
+    shot(maintainer, "desk-private")

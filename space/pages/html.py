@@ -50,15 +50,19 @@ def badge(text: str, kind: str, title: str | None = None) -> str:
 def number(value: object, digits: int = 2) -> str:
     """A number for people, "—" when there is none.
 
-    >>> number(12.3456), number(None), number(-0.004)
-    ('12.35', '—', '-0.00')
+    A figure that rounds to zero reads "0.00", never "-0.00": the straight-forward baseline's own file
+    scores 0 up to floating-point noise (e.g. -1e-14), and a minus sign there says something false.
+
+    >>> number(12.3456), number(None), number(-0.004), number(-0.006)
+    ('12.35', '—', '0.00', '-0.01')
     """
     if value is None or value == "":
         return "—"
     try:
-        return f"{float(value):.{digits}f}"  # type: ignore[arg-type]
+        text = f"{float(value):.{digits}f}"  # type: ignore[arg-type]
     except (TypeError, ValueError):
         return "—"
+    return text[1:] if text.startswith("-") and float(text) == 0 else text
 
 
 def percent(value: object, digits: int = 1) -> str:

@@ -99,11 +99,7 @@ class Intake:
         return self._checked(data, split)[0]
 
     def _checked(self, data: bytes, split: str) -> tuple[Report, int]:
-        """The report and the scoring cost in points (``validation.check_file_and_cost``)."""
-        _check_split(split)
-        if len(data) > MAX_FILE_BYTES:
-            raise Rejected(f"the file has {len(data)} bytes, over the {MAX_FILE_BYTES} bytes limit")
-        return check_file_and_cost(data, self.keys.public(split))
+        return checked_upload(data, split, self.keys)
 
     def submit(
         self, data: bytes, filename: str, split: str, user: str, metadata: Metadata, publish: bool = False
@@ -229,6 +225,15 @@ def _check_look_alike(model: str, others: list[Entry]) -> None:
             f"model name {quoted(model)} looks the same as {quoted(alike[0])}, another submitter's entry: "
             "expected a name readers can tell apart (or the exact same spelling, if it is the same model)"
         )
+
+
+def checked_upload(data: bytes, split: str, keys: AnswerKeys) -> tuple[Report, int]:
+    """The report and the scoring cost in points (``validation.check_file_and_cost``); ``Rejected`` when the
+    file cannot be scored. What every check and every submission runs, in the app or in a checking process."""
+    _check_split(split)
+    if len(data) > MAX_FILE_BYTES:
+        raise Rejected(f"the file has {len(data)} bytes, over the {MAX_FILE_BYTES} bytes limit")
+    return check_file_and_cost(data, keys.public(split))
 
 
 def _check_split(split: str) -> Split:

@@ -1,5 +1,5 @@
 """The Gradio Space: one module per tab, plus sign-in (``auth``), the HTTP app (``server``) and settings.
 
-Page logic lives in ``leaderboard`` (``board``, ``views``, ``explorer``, ``charts``, ``about``) and
-``scoring``; these modules only lay out components and wire events to the service.
+Page logic without gradio lives in ``space/pages``; ``space/tabs`` only lays out components and wires
+events to the service.
 """

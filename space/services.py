@@ -12,8 +12,10 @@ from pathlib import Path
 
 from leaderboard import Leaderboard, Settings
 from leaderboard.queue import process_exists
+from leaderboard.report import Report
 from leaderboard.scheduler import Wakeup
 from space.auth import Auth
+from space.check_process import CheckProcesses
 from space.pages.board_cache import BoardCache
 from space.pages.explorer import SubmissionTraces
 from space.pages.warmup import Warmup
@@ -60,6 +62,13 @@ class Services:
     board: BoardCache  # the public table and what is drawn from it, once per change of the results
     wakeup: Wakeup = field(default_factory=Wakeup)  # start a scoring round now (the app attaches its scheduler)
     outcomes: Outcomes = field(default_factory=Outcomes)
+    checks: CheckProcesses | None = None  # file checks off the pages' interpreter (None: in this process)
+
+    def validate(self, path: str | Path, split: str) -> Report:
+        """The Submit tab's check of an uploaded file: in a checking process when there is one."""
+        if self.checks is None:
+            return self.leaderboard.validate(path, split)
+        return self.checks.validate(path, split)
 
     def scored(self, submission_id: str) -> None:
         """The worker (in its own process) committed an outcome: the board and My submissions show it now."""
@@ -89,6 +98,7 @@ class Services:
             space,
             scratch,
             board,
+            checks=CheckProcesses(settings),
         )
 
 

@@ -133,7 +133,7 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
             checking.add(user)
         try:
             services.warmup.wait()
-            checked = service.validate(path, split_)
+            checked = services.validate(path, split_)  # in a checking process: pages keep their interpreter
             uploads.hold(user, path)
             full = _full(user, split_)  # a file that passed, but no test submission left today
             if full is None:

@@ -1,0 +1,62 @@
+"""File checks run in child processes (issue 14: a 60 MB check held the pages' interpreter) and answer
+exactly as the service does."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+
+import pytest
+
+from leaderboard.errors import Rejected
+from space.check_process import NICENESS, CheckFailed, CheckProcesses
+
+
+@pytest.fixture
+def checks(settings):
+    made = CheckProcesses(settings, workers=1)
+    yield made
+    made.close()
+
+
+def _children(checks: CheckProcesses) -> list[int]:
+    return list(checks._pool._processes) if checks._pool is not None else []  # type: ignore[attr-defined]
+
+
+def test_a_check_answers_as_the_service_does_in_another_lower_priority_process(checks, service, files):
+    assert checks.validate(files["validation-noisy"], "validation") == service.validate(
+        files["validation-noisy"], "validation"
+    )
+    assert checks.validate(files["test-straight"], "test") == service.validate(files["test-straight"], "test")
+    (child,) = _children(checks)
+    assert child != os.getpid()
+    assert os.getpriority(os.PRIO_PROCESS, child) >= os.getpriority(os.PRIO_PROCESS, 0) + min(NICENESS, 19)
+
+
+def test_a_refused_file_is_refused_with_the_same_message_and_report(checks, service, tmp_path):
+    bad = tmp_path / "bad.tsv"
+    bad.write_text("sample_id\tembodiment\tprediction\nval_0000\tHuman\tnot json\n", "utf-8")
+    with pytest.raises(Rejected) as here:
+        service.validate(bad, "validation")
+    with pytest.raises(Rejected) as there:
+        checks.validate(bad, "validation")
+    assert str(there.value) == str(here.value) and there.value.report == here.value.report
+    with pytest.raises(Rejected, match="expected one of"):
+        checks.validate(bad, "training")
+
+
+def test_a_dead_checking_process_is_an_answer_and_the_next_check_works(checks, files):
+    checks.validate(files["validation-noisy"], "validation")
+    (child,) = _children(checks)
+    os.kill(child, signal.SIGKILL)
+    deadline = time.monotonic() + 10
+    while True:  # the pool notices the death on its own thread
+        try:
+            checks.validate(files["validation-noisy"], "validation")
+        except CheckFailed as error:
+            assert "nothing was stored" in str(error)
+            break
+        assert time.monotonic() < deadline, "the pool never noticed its dead child"
+        time.sleep(0.1)
+    assert checks.validate(files["validation-noisy"], "validation").n_valid > 0

@@ -28,7 +28,7 @@ from leaderboard.report import Report
 
 log = logging.getLogger(__name__)
 
-WORKERS = 2  # the Submit tab runs at most 2 checks at once (its "check" concurrency group)
+WORKERS = 1  # one core for checks, one for the pages (and the scoring process) on a 2-core Space
 CHECKS_PER_CHILD = 20
 NICENESS = 10
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
 
+from leaderboard.uncertainty import format_rank_range as rank_range  # one wording: the entry page's too
 from scoring.penalty_table import EMBODIMENTS
 from space.pages.html import badge, esc, link, number, parameters, percent
 
@@ -143,19 +144,6 @@ def interval(value: object) -> str | None:
     """
     pair = _pair(value)
     return None if pair is None else f"[{number(pair[0])}, {number(pair[1])}]"
-
-
-def rank_range(value: object) -> str:
-    """The rank range as "1-3" ("2" when it is one rank); "—" when there is none.
-
-    >>> rank_range([1, 3]), rank_range([2, 2]), rank_range(None)
-    ('1-3', '2', '—')
-    """
-    pair = _pair(value)
-    if pair is None:
-        return "—"
-    best, worst = int(pair[0]), int(pair[1])
-    return str(best) if best == worst else f"{best}-{worst}"
 
 
 def score_cell(row: Row) -> str:

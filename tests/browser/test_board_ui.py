@@ -284,7 +284,7 @@ def test_rows_link_to_their_entry_page_and_show_intervals_and_rank_ranges(board_
     expect(qwen.locator("td.nt-score")).to_have_text("36.26 [34.10, 38.50]")
     header = [h.strip() for h in page.locator("#leaderboard-table thead th").all_inner_texts()]
     rank_range = header.index("Rank range") + 1
-    expect(qwen.locator(f"td:nth-child({rank_range})")).to_have_text("1-2")
+    expect(qwen.locator(f"td:nth-child({rank_range})")).to_have_text("1–2")
     llava = page.locator("#leaderboard-table tbody tr", has_text="LLaVA")
     expect(llava.locator(f"td:nth-child({rank_range})")).to_have_text("—")
     expect(llava.locator("td.nt-score")).to_have_text("18.40")  # no interval: none is made up

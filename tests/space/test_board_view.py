@@ -90,7 +90,7 @@ def test_the_summary_counts_only_what_matches_and_never_a_best_of_nothing():
 def test_the_score_carries_its_interval_and_the_rank_range_shows_only_where_known():
     html = board.render(ROWS, board.BoardView())
     assert '<strong>36.26</strong> <span class="nt-ci" title="95% interval">[34.10, 38.50]</span>' in html
-    assert ">Rank range<" in html and '<td class="nt-sec">1-3</td>' in html
+    assert ">Rank range<" in html and '<td class="nt-sec">1–3</td>' in html
     assert ">Rank range<" not in board.render([r for r in ROWS if not r.get("rank_range")], board.BoardView())
     assert interval(None) is None and interval([1.0]) is None and rank_range([2, 2]) == "2" and rank_range(None) == "—"
 

@@ -15,7 +15,7 @@ from leaderboard.queue import process_exists
 from leaderboard.report import Report
 from leaderboard.scheduler import Wakeup
 from space.auth import Auth
-from space.check_process import CheckProcesses
+from space.offload import Offload
 from space.pages.board_cache import BoardCache
 from space.pages.explorer import SubmissionTraces
 from space.pages.warmup import Warmup
@@ -62,7 +62,8 @@ class Services:
     board: BoardCache  # the public table and what is drawn from it, once per change of the results
     wakeup: Wakeup = field(default_factory=Wakeup)  # start a scoring round now (the app attaches its scheduler)
     outcomes: Outcomes = field(default_factory=Outcomes)
-    checks: CheckProcesses | None = None  # file checks off the pages' interpreter (None: in this process)
+    checks: Offload | None = None  # file checks off the pages' interpreter (None: in this process)
+    drawings: Offload | None = None  # the Explorer's drawings, likewise, in a child of their own
 
     def validate(self, path: str | Path, split: str) -> Report:
         """The Submit tab's check of an uploaded file: in a checking process when there is one."""
@@ -98,7 +99,8 @@ class Services:
             space,
             scratch,
             board,
-            checks=CheckProcesses(settings),
+            checks=Offload(settings),
+            drawings=Offload(settings),
         )
 
 

@@ -49,6 +49,15 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
         services.warmup.wait()
         return service.keys.public(Split.VALIDATION)
 
+    def draw_picture(
+        k: AnswerKey, sample_id: str, embodiment_: str, trace, layers: explorer.Layers
+    ) -> explorer.Picture:  # noqa: ANN001
+        """Drawn in the drawing process (seconds of CPU for a worst-case row), off the pages' interpreter."""
+        raw = service.settings.baseline_raw
+        if services.drawings is None:
+            return explorer.picture(k, sample_id, embodiment_, trace, layers, raw)
+        return services.drawings.picture(sample_id, embodiment_, trace, layers, raw)
+
     def draw(submission_id, sample_id, embodiment_, layers_, profile: gr.OAuthProfile | None):
         with shown():
             k = key()
@@ -59,7 +68,7 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
             if submission_id:
                 user = auth.require_user(profile, "explore your submission")
                 trace, why = services.traces.trace(submission_id, user, k, sample_id, embodiment_)
-            pic = explorer.picture(k, sample_id, embodiment_, trace, shown_layers, service.settings.baseline_raw)
+            pic = draw_picture(k, sample_id, embodiment_, trace, shown_layers)
             text = views.row_breakdown(
                 pic.score,
                 service.settings.baseline_raw,

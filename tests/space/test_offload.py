@@ -10,17 +10,17 @@ import time
 import pytest
 
 from leaderboard.errors import Rejected
-from space.check_process import NICENESS, CheckFailed, CheckProcesses
+from space.offload import NICENESS, CheckFailed, Offload
 
 
 @pytest.fixture
 def checks(settings):
-    made = CheckProcesses(settings, workers=1)
+    made = Offload(settings, workers=1)
     yield made
     made.close()
 
 
-def _children(checks: CheckProcesses) -> list[int]:
+def _children(checks: Offload) -> list[int]:
     return list(checks._pool._processes) if checks._pool is not None else []  # type: ignore[attr-defined]
 
 
@@ -60,3 +60,19 @@ def test_a_dead_checking_process_is_an_answer_and_the_next_check_works(checks, f
         assert time.monotonic() < deadline, "the pool never noticed its dead child"
         time.sleep(0.1)
     assert checks.validate(files["validation-noisy"], "validation").n_valid > 0
+
+
+def test_a_drawing_in_the_child_is_the_explorers_own_and_its_refusals_come_back(checks, service, validation_key):
+    from leaderboard.errors import NotFound
+    from space.pages.explorer import Layers, picture
+
+    sample, embodiment = next(validation_key.expected_rows())
+    sample_id = sample.sample_id
+    trace = validation_key.truths(sample_id, embodiment)[0].points
+    layers = Layers(penalty=True)
+    here = picture(service.keys.public("validation"), sample_id, embodiment, trace, layers, 3000.0)
+    there = checks.picture(sample_id, embodiment, trace, layers, 3000.0)
+    assert there.image.tobytes() == here.image.tobytes() and there.score == here.score
+    assert (there.truth_index, there.charged_share, there.notes) == (here.truth_index, here.charged_share, here.notes)
+    with pytest.raises(NotFound, match="no sample"):
+        checks.picture("no-such-sample", embodiment, None, layers, None)

@@ -1,4 +1,4 @@
-"""File checks in child processes, so a 64 MB check never holds the interpreter that serves the pages.
+"""Heavy page work in child processes: file checks and Explorer drawings never hold the pages' interpreter.
 
 Reading and validating a 64 MB file is seconds of CPU in pure Python (issue 14: 24 checks, 4 at a
 time, pushed other visitors' board to 13x its idle latency while they ran in the app's own process,
@@ -8,8 +8,11 @@ cross a pipe, only the report comes back. A child is replaced after ``CHECKS_PER
 a big file's memory goes back to the allocator but not always to the system.
 
 The child runs exactly the service's check (``intake.checked_upload``, the one ``submit`` runs), with
-its own ``AnswerKeys`` reading the same public-key cache the app warmed up. This module imports no
-gradio: a child pays only for ``leaderboard`` and ``scoring``.
+its own ``AnswerKeys`` reading the same public-key cache the app warmed up. The Explorer's drawing of
+one row (``space.pages.explorer.picture``: one worst-case row took 6-7 s, and 8 at once starved the
+board, attack 6) runs the same way in a child of its own (``Services.drawings``), so a heavy drawing
+never delays a check and the other way round. Nothing here imports gradio: a child pays only for
+``leaderboard``, ``scoring`` and the page logic.
 """
 
 from __future__ import annotations
@@ -36,11 +39,12 @@ _keys = None  # the child's AnswerKeys
 
 
 class CheckFailed(LeaderboardError):
-    """The checking process died (e.g. out of memory): nothing was stored; the user may try again."""
+    """The child process died (e.g. out of memory): nothing was stored; the user may try again."""
 
 
-class CheckProcesses:
-    """``validate(path, split)`` as ``Leaderboard.validate`` answers it, computed in a child process."""
+class Offload:
+    """``validate(path, split)`` as ``Leaderboard.validate`` answers it, and ``picture(...)`` as
+    ``explorer.picture`` draws it, computed in a child process."""
 
     def __init__(self, settings: Settings, workers: int = WORKERS) -> None:
         self._settings, self._workers = settings, workers
@@ -49,17 +53,24 @@ class CheckProcesses:
 
     def validate(self, path: str | Path, split: str) -> Report:
         """The report; ``Rejected`` with the report when the file cannot be scored, as the service says it."""
-        try:
-            outcome = self._executor().submit(_check, str(path), split).result()
-        except BrokenProcessPool:
-            self._restart()
-            raise CheckFailed(
-                "the check of this file stopped unexpectedly on the server (perhaps out of memory); nothing "
-                "was stored: try again, or send a smaller file"
-            ) from None
+        outcome = self._run("the check of this file", _check, str(path), split)
         if outcome[0] == "rejected":
             raise Rejected(outcome[1], outcome[2])
         return outcome[1]
+
+    def picture(self, sample_id: str, embodiment: str, prediction: object, layers: object, baseline_raw: float | None):  # noqa: ANN201
+        """``explorer.picture`` of the validation split's row; its errors (``NotFound``...) come back as raised."""
+        return self._run("drawing this row", _picture, sample_id, embodiment, prediction, layers, baseline_raw)
+
+    def _run(self, what: str, function, *args):  # noqa: ANN001, ANN202 (a module-level function of this module)
+        try:
+            return self._executor().submit(function, *args).result()
+        except BrokenProcessPool:
+            self._restart()
+            raise CheckFailed(
+                f"{what} stopped unexpectedly on the server (perhaps out of memory); nothing was stored: try "
+                "again, or send a smaller file"
+            ) from None
 
     def close(self) -> None:
         with self._lock:
@@ -80,7 +91,7 @@ class CheckProcesses:
             return self._pool
 
     def _restart(self) -> None:
-        log.error("a checking process died; starting new ones")
+        log.error("a child process of the pages died; starting new ones")
         self.close()
 
 
@@ -105,3 +116,11 @@ def _check(path: str, split: str) -> tuple:
     except Rejected as error:
         return ("rejected", str(error), error.report)
     return ("ok", report)
+
+
+def _picture(sample_id: str, embodiment: str, prediction: object, layers: object, baseline_raw: float | None):  # noqa: ANN202
+    from leaderboard.records import Split
+    from space.pages.explorer import picture
+
+    assert _keys is not None, "the drawing process was not initialised"
+    return picture(_keys.public(Split.VALIDATION), sample_id, embodiment, prediction, layers, baseline_raw)  # type: ignore[arg-type]

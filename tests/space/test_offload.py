@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import signal
 import time
+from pathlib import Path
 
 import pytest
 
@@ -76,3 +77,41 @@ def test_a_drawing_in_the_child_is_the_explorers_own_and_its_refusals_come_back(
     assert (there.truth_index, there.charged_share, there.notes) == (here.truth_index, here.charged_share, here.notes)
     with pytest.raises(NotFound, match="no sample"):
         checks.picture("no-such-sample", embodiment, None, layers, None)
+
+
+def test_children_end_when_the_app_is_killed(tmp_path, settings):
+    """A SIGKILLed app leaves no checking or drawing process behind."""
+    import subprocess
+    import sys
+
+    script = tmp_path / "app.py"
+    script.write_text(  # spawn re-imports the main module in its children: the work stays under the guard
+        "import pickle, sys, time\n"
+        "from space.offload import Offload\n"
+        "if __name__ == '__main__':\n"
+        "    pool = Offload(pickle.loads(bytes.fromhex(sys.argv[1])), workers=1)\n"
+        "    pool._executor().submit(int, 1).result()\n"
+        "    print(*pool._pool._processes, flush=True)\n"
+        "    time.sleep(60)\n"
+    )
+    import pickle
+
+    app = subprocess.Popen(
+        [sys.executable, str(script), pickle.dumps(settings).hex()],
+        stdout=subprocess.PIPE,
+        cwd=Path(__file__).parents[2],
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])},
+    )
+    assert app.stdout is not None
+    (child,) = [int(pid) for pid in app.stdout.readline().split()]
+    app.kill()
+    app.wait()
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline:
+        try:
+            os.kill(child, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.2)
+    os.kill(child, signal.SIGKILL)
+    raise AssertionError(f"the child {child} outlived its app")

@@ -44,7 +44,7 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.bench_app import App, _scoring_dataset  # noqa: E402
 from benchmarks.bench_soak import rss_mb  # noqa: E402
-from benchmarks.load_test import VIEWERS_ENV, Result, board_events, percentiles, spread, stop_app, viewer  # noqa: E402
+from benchmarks.load_test import VIEWERS_ENV, Result, board_events, percentiles, spread, start_viewers, stop_app  # noqa: E402
 from scoring import load_answer_key  # noqa: E402
 from scoring.examples import write_example  # noqa: E402
 from tests.hardening.input.input_giants import huge_raw_response, worst_case_traces  # noqa: E402
@@ -210,17 +210,7 @@ def run(private: Path, public: Path, args: argparse.Namespace) -> tuple[Result, 
         if "explorer" in args.attacks:
             explorer = worst_case_submission(app.url, home, key, work, timeout_s=args.deadline_s)
         events = board_events(app.url)
-        viewers = [
-            threading.Thread(
-                target=viewer,
-                args=(app.url, events, args.think_s, args.think_s * i / args.viewers, stop, result),
-                daemon=True,
-            )
-            for i in range(args.viewers)
-        ]
-        result.started = time.monotonic()
-        for thread in viewers:
-            thread.start()
+        viewers = start_viewers(app.url, events, args.viewers, args.think_s, stop, result)
         stop.wait(args.warm_s)  # the viewers' first loads arrive together on a cold page: not counted
         plan: list[tuple[str, Callable[[float], Attack | None]]] = [
             ("idle", lambda until: _idle(stop, until)),

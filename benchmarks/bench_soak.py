@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.bench_app import App, _scoring_dataset  # noqa: E402
-from benchmarks.load_test import VIEWERS_ENV, Result, board_events, percentiles, spread, stop_app, viewer  # noqa: E402
+from benchmarks.load_test import VIEWERS_ENV, Result, board_events, percentiles, spread, start_viewers, stop_app  # noqa: E402
 
 TARGET_RATIO = 1.1  # issue 14: p95 of the last 5 minutes <= 1.1x the first 5
 
@@ -80,17 +80,7 @@ def run(private: Path, public: Path, args: argparse.Namespace) -> tuple[Result, 
         events = board_events(app.url)
         sampler = threading.Thread(target=sample_memory, args=(app.process.pid, args.sample_s, stop, memory))
         sampler.start()
-        viewers = [
-            threading.Thread(
-                target=viewer,
-                args=(app.url, events, args.think_s, args.think_s * i / args.viewers, stop, result),
-                daemon=True,
-            )
-            for i in range(args.viewers)
-        ]
-        result.started = time.monotonic()
-        for thread in viewers:
-            thread.start()
+        viewers = start_viewers(app.url, events, args.viewers, args.think_s, stop, result)
         stop.wait(args.minutes * 60)
         stop.set()
         for thread in [*viewers, sampler]:

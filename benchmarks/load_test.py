@@ -132,6 +132,20 @@ def viewer(
             stop.wait(think_s)
 
 
+def start_viewers(
+    url: str, events: list[tuple[str, list]], count: int, think_s: float, stop: threading.Event, result: Result
+) -> list[threading.Thread]:
+    """``count`` viewers, arriving spread over one pause; ``result.started`` marks when they set off."""
+    viewers = [
+        threading.Thread(target=viewer, args=(url, events, think_s, think_s * i / count, stop, result), daemon=True)
+        for i in range(count)
+    ]
+    result.started = time.monotonic()
+    for thread in viewers:
+        thread.start()
+    return viewers
+
+
 # -- uploaders -------------------------------------------------------------------------------------
 
 
@@ -215,15 +229,7 @@ def run(
         app.wait_page(timeout=min(120, deadline_s))
         app.wait_log("public datasets ready", timeout=min(300, deadline_s))
         events = board_events(app.url)
-        watchers = [
-            threading.Thread(
-                target=viewer, args=(app.url, events, think_s, think_s * i / viewers, stop, result), daemon=True
-            )
-            for i in range(viewers)
-        ]
-        for thread in watchers:
-            thread.start()
-        result.started = time.monotonic()
+        watchers = start_viewers(app.url, events, viewers, think_s, stop, result)
         stop.wait(idle_s)
         go = threading.Barrier(uploads)
         pushers = [

@@ -49,8 +49,8 @@ class Metadata:
         return cls(
             model=_required_text("model", values.get("model"), MAX_NAME),
             organization=_text("organization", values.get("organization"), MAX_NAME),
-            model_link=_link("model_link", values.get("model_link")),
-            paper_link=_link("paper_link", values.get("paper_link")),
+            model_link=checked_link("model_link", values.get("model_link")),
+            paper_link=checked_link("paper_link", values.get("paper_link")),
             contact_email=_email(values.get("contact_email")),
             description=_text("description", values.get("description"), MAX_DESCRIPTION, one_line=False),
             open_weights=_yes_no(values.get("open_weights")),
@@ -166,7 +166,7 @@ def _text(name: str, value: object, limit: int, one_line: bool = True) -> str | 
     return text or None
 
 
-def _link(name: str, value: object) -> str | None:
+def checked_link(name: str, value: object) -> str | None:
     text = _text(name, value, MAX_LINK)
     if text and not re.match(r"^https?://[^\s/]+\.[^\s]+$", text):
         raise Rejected(f"{name} {quoted(text)}: expected an http(s) URL like https://huggingface.co/org/model")

@@ -27,6 +27,7 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
 
+from leaderboard.declarations import Declarations
 from leaderboard.metadata import Metadata
 
 
@@ -125,6 +126,9 @@ class Request:
     # The scoring work the file asks for, in points (the points of its valid rows: rows x points),
     # estimated at intake; None on records written before it existed (``fairness.cost_of`` estimates).
     cost: int | None = None
+    # How a public test entry was obtained (leaderboard/declarations.py); None when not asked
+    # (validation, private submissions, records written before it existed).
+    declarations: Declarations | None = None
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -137,6 +141,8 @@ class Request:
         raw = json.loads(data)
         raw["metadata"] = Metadata.from_dict(raw["metadata"])
         raw["split"] = Split(raw["split"])
+        if raw.get("declarations") is not None:
+            raw["declarations"] = Declarations.from_dict(raw["declarations"])
         return cls(**raw)
 
 

@@ -52,6 +52,7 @@ from starlette.responses import PlainTextResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from space.limits import RateLimit, SessionBook
+from space.page_cache import PageCache
 from space.settings import SpaceSettings
 
 log = logging.getLogger(__name__)
@@ -249,7 +250,8 @@ def app_kwargs(guard: Guard, base: dict[str, list]) -> dict[str, Any]:
 
     return {
         "routes": base.get("routes", []),
-        "middleware": [*base.get("middleware", []), Middleware(Keeper, guard=guard)],
+        # The page cache inside the keeper: a cached page still passes the door and the session check.
+        "middleware": [*base.get("middleware", []), Middleware(Keeper, guard=guard), Middleware(PageCache)],
         "lifespan": door_in_front,
     }
 

@@ -27,6 +27,7 @@ from space.script_api import routes as script_routes
 from space.services import Services
 from space.settings import SpaceSettings
 from space.theme import CSS, THEME
+from space.visit_cost import cheap_visits
 from space.visits import bound, keep_bounded, quiet_analytics
 
 
@@ -50,6 +51,7 @@ def launch(
     page, is served at ``DESK_PATH`` by the same server, behind the same guard and sessions (it is mounted
     inside the page's app, so every request passes the door and the keeper).
     """
+    cheap_visits()
     demo.queue(default_concurrency_limit=4)
     guard, base = Guard(space, MAX_FILE_BYTES), local_sign_in(space)
     if services is not None:

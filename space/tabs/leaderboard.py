@@ -109,8 +109,14 @@ def build(services: Services, demo: gr.Blocks | None = None) -> LeaderboardTab:
     def refresh(trigger) -> None:
         trigger(show_table, view_inputs, [summary, table], **common).then(show_rest, [split], outputs_rest, **common)
 
-    if demo is not None:  # the address first, then the board it describes
-        demo.load(from_address, None, view_inputs, **common).then(show_all, view_inputs, outputs_all, **common)
+    def opened(request: gr.Request):
+        """The view the address asks for and the board it describes: one event per visit, not two
+        (each event costs the server a round of Gradio's queue; issue 11)."""
+        values = from_address(request)
+        return (*values, *show_all(*values))
+
+    if demo is not None:
+        demo.load(opened, None, [*view_inputs, *outputs_all], **common)
     tab.select(show_table, view_inputs, [summary, table], **common)
     return LeaderboardTab(tab, refresh)
 

@@ -32,11 +32,18 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
                 submission = gr.Dropdown(
                     [NONE], value="", label="Your validation submission (optional)", elem_id="explorer-submission"
                 )
+                # ``allow_custom_value``: an event sent just before another one changed these lists (a layer ticked
+                # while a row was being picked) carries a value the new list lacks; Gradio would refuse the whole
+                # event with a bare "Error". ``draw`` checks the values itself and falls back to the sample's first.
                 row = gr.Dropdown(
-                    [], label="Row of that submission (worst first)", visible=False, elem_id="explorer-row"
+                    [],
+                    label="Row of that submission (worst first)",
+                    visible=False,
+                    elem_id="explorer-row",
+                    allow_custom_value=True,
                 )
-                sample = gr.Dropdown([], label="Sample", elem_id="explorer-sample")
-                embodiment = gr.Dropdown([], label="Embodiment", elem_id="explorer-embodiment")
+                sample = gr.Dropdown([], label="Sample", elem_id="explorer-sample", allow_custom_value=True)
+                embodiment = gr.Dropdown([], label="Embodiment", elem_id="explorer-embodiment", allow_custom_value=True)
                 layers = gr.CheckboxGroup(list(LAYERS), value=DEFAULT_LAYERS, label="Show", elem_id="explorer-layers")
                 task = gr.HTML(elem_id="explorer-task")
             with gr.Column(scale=2):
@@ -64,6 +71,9 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
             shown_layers = _layers(layers_)
             if not sample_id or sample_id not in k:
                 return gr.update(value=None, alt_text=None), "", "", explorer_legend.legend_html(shown_layers)
+            embodiments = list(k.sample(sample_id).embodiments)
+            if embodiment_ not in embodiments:  # a stale or typed value: the sample's first, never an error
+                embodiment_ = embodiments[0]
             trace, why = None, None
             if submission_id:
                 user = auth.require_user(profile, "explore your submission")

@@ -211,3 +211,16 @@ def test_figures_are_readable_on_a_phone(new_page, explorer_app):
     box = page.locator("#explorer-image img").bounding_box()
     assert box and box["width"] <= PHONE["width"], box
     shot(page, "explorer-390-picture")
+
+
+def test_a_stale_choice_draws_the_sample_instead_of_an_error(explorer_app):
+    """What the page sends when a layer is ticked while a row pick changes the lists: values the lists no longer
+    hold. The event is answered with the sample drawn (its first embodiment), not refused with a bare "Error"."""
+    from gradio_client import Client
+
+    app, _ = explorer_app
+    sample_id = load_answer_key(app.public, "validation", app.home / "stale-key").samples[0].sample_id
+    client = Client(app.url, verbose=False, download_files=False, analytics_enabled=False)
+    layers = ["Expert traces", "Penalty region edges"]
+    image, breakdown, task, legend = client.predict("", sample_id, "No Such Embodiment", layers, api_name="/explore")
+    assert image and "Task:" in task and "expert trace" in legend.lower()

@@ -72,7 +72,7 @@ def _desk(services: Services) -> tuple[list, Callable]:
         # service's NotFound), whatever the caller's session holds as choices.
         target = gr.Dropdown([], label="Submission to act on", elem_id="maint-target", scale=4, allow_custom_value=True)
         reload = gr.Button("Refresh", elem_id="maint-refresh", scale=1, size="sm")
-    copy_mark = gr.HTML(elem_id=desk_copies.MARK_ID)  # a likely copy, seen before the Approve button
+    copy_mark = gr.HTML(elem_id=desk_copies.MARK_ID, visible=False)  # a likely copy, seen before Approve
     with gr.Row(equal_height=True):
         approve = gr.Button("Approve", variant="primary", elem_id="approve-button", scale=1)
         hide = gr.Button("Hide", elem_id="hide-button", scale=1)
@@ -163,7 +163,7 @@ def _desk(services: Services) -> tuple[list, Callable]:
             meta.get("description") or "",
             {True: "yes", False: "no"}.get(meta.get("open_weights"), ""),  # type: ignore[arg-type]
             "" if meta.get("parameters_b") is None else str(meta.get("parameters_b")),
-            desk_copies.mark(view),
+            gr.update(value=(mark := desk_copies.mark(view)), visible=bool(mark)),  # no empty gap without one
         ]
 
     def refresh(picked, profile: gr.OAuthProfile | None):

@@ -10,8 +10,10 @@ import argparse
 import json
 import logging
 import signal
+import sys
 import threading
 
+from leaderboard.copies import copy_line
 from leaderboard.metadata import is_hidden_character
 from leaderboard.service import Leaderboard
 from scoring.examples import write_example
@@ -83,6 +85,7 @@ def status(service: Leaderboard, args: argparse.Namespace) -> int:
     if view["summary"] is None:
         del view["summary"]
     print(json.dumps(view, indent=2))
+    _copy_notes([view])
     return 0
 
 
@@ -160,8 +163,17 @@ def remove_reported(service: Leaderboard, args: argparse.Namespace) -> int:
 
 
 def pending(service: Leaderboard, args: argparse.Namespace) -> int:
-    print(json.dumps([v.as_dict() for v in service.pending(args.by)], indent=2))
+    views = [v.as_dict() for v in service.pending(args.by)]
+    print(json.dumps(views, indent=2))
+    _copy_notes(views)
     return 0
+
+
+def _copy_notes(views: list[dict]) -> None:
+    """A likely copy (``likely_copy`` in the JSON) said in words on stderr, where stdout stays JSON."""
+    for view in views:
+        if view.get("likely_copy"):
+            print(f"{view['submission_id']}: {terminal_safe(copy_line(view['likely_copy']))}", file=sys.stderr)
 
 
 def audit(service: Leaderboard, args: argparse.Namespace) -> int:

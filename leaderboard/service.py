@@ -25,6 +25,7 @@ import leaderboard.audit as audit
 from leaderboard.answer_keys import AnswerKeys
 from leaderboard.commit_budget import BudgetState
 from leaderboard.config import Settings
+from leaderboard.copies import read_copy
 from leaderboard.errors import InvalidAction, NotAuthorised, NotFound, Rejected
 from leaderboard.fairness import QueuePosition, position
 from leaderboard.intake import Intake, Quota, Receipt, check_user
@@ -75,6 +76,8 @@ class SubmissionView:
     queue: QueuePosition | None = None  # where it waits, and roughly when it is scored (My submissions)
     withdrawn: bool = False  # asked to be published, then withdrawn by its submitter
     cancelled: bool = False  # cancelled by its submitter before it was scored (status FAILED)
+    # Maintainers' views only: the earlier entry of another user this one copies (leaderboard/copies.py).
+    likely_copy: dict | None = None
 
     def as_dict(self) -> dict:
         data = asdict(self)
@@ -288,7 +291,13 @@ class Leaderboard:
             report=entry.request.report,
             withdrawn=entry.request.publish and not entry.publish,
             cancelled=entry.cancelled,
+            likely_copy=self._likely_copy(entry) if maintainer else None,
         )
+
+    def _likely_copy(self, entry: Entry) -> dict | None:
+        """The earlier entry of another user this test submission copies (``leaderboard.copies``), if any."""
+        found = read_copy(self.requests, entry.submission_id) if entry.request.split == Split.TEST else None
+        return dict(found) if found else None
 
 
 def _read(file: FileInput) -> bytes:

@@ -42,6 +42,7 @@ from leaderboard.claim_batches import Heartbeat as _Heartbeat  # its name here b
 from leaderboard.claims import Claim, claim, read_job
 from leaderboard.commit_budget import CommitBudget
 from leaderboard.config import Settings
+from leaderboard.copies import CopyFinder
 from leaderboard.disclosure import disclosed_summary
 from leaderboard.fairness import YIELD_EVERY_S, overtaker
 from leaderboard.locks import process_lock
@@ -80,6 +81,7 @@ class Worker:
         self.scored: list[str] = []  # the jobs of the last run_once
         self._limit: int | None = None  # drain's max_jobs, left
         self.on_scored: Callable[[str], None] = lambda submission_id: None  # a job let through a long one
+        self.copies = CopyFinder(registry)  # duplicate detection of test submissions (issue 15)
 
     def run_once(self) -> str | None:
         """Score the next job, or batch of jobs (``commit_budget``: on the Hub, several waiting jobs share
@@ -286,7 +288,10 @@ class Worker:
             "scorer_version": summary.scorer_version,
             "dataset_revision": summary.dataset_revision,
         }
-        return outcome, result_files(submission_id, evaluation, summary), summary.score
+        files = result_files(submission_id, evaluation, summary)
+        # A likely copy of an earlier entry reaches the maintainers with the result (same commit).
+        files.update(self.copies.files(entry, data, key))
+        return outcome, files, summary.score
 
     def _give_up(self, entry: Entry) -> None:
         now = self.clock()

@@ -19,7 +19,7 @@ from leaderboard.moderation import decision_text
 from leaderboard.probing import ProbeFinder, finished_tests
 from leaderboard.records import SPLITS, Split
 from space.errors import describe, refusal, shown
-from space.pages import about, views
+from space.pages import about, desk_copies, views
 from space.pages.activity import HELP as ACTIVITY_HELP
 from space.pages.activity import activity_table
 from space.pages.html import esc
@@ -72,6 +72,7 @@ def _desk(services: Services) -> tuple[list, Callable]:
         # service's NotFound), whatever the caller's session holds as choices.
         target = gr.Dropdown([], label="Submission to act on", elem_id="maint-target", scale=4, allow_custom_value=True)
         reload = gr.Button("Refresh", elem_id="maint-refresh", scale=1, size="sm")
+    copy_mark = gr.HTML(elem_id=desk_copies.MARK_ID, visible=False)  # a likely copy, seen before Approve
     with gr.Row(equal_height=True):
         approve = gr.Button("Approve", variant="primary", elem_id="approve-button", scale=1)
         hide = gr.Button("Hide", elem_id="hide-button", scale=1)
@@ -121,7 +122,7 @@ def _desk(services: Services) -> tuple[list, Callable]:
         audit = gr.HTML(elem_id="audit")
 
     edit_fields = [e_model, e_org, e_link, e_paper, e_description, e_weights, e_params]
-    page = [pending, target, detail, everything, per_user, audit, r_remove, *edit_fields]
+    page = [pending, target, detail, everything, per_user, audit, r_remove, *edit_fields, copy_mark]
 
     # Reads each finished test submission's rows once (cached), only after ``service.submissions(by)``
     # has checked that ``by`` is a maintainer.
@@ -147,7 +148,8 @@ def _desk(services: Services) -> tuple[list, Callable]:
         ]
         meta = view.metadata if view else {}
         return [
-            views.maintainer_table(waiting, "pending-table", "Nothing is waiting for a decision."),
+            views.maintainer_table(waiting, "pending-table", "Nothing is waiting for a decision.")
+            + desk_copies.pending_marks(waiting),
             gr.update(choices=choices, value=chosen),
             _detail(view),
             views.maintainer_table(all_, "all-table", "No submission yet."),
@@ -161,6 +163,7 @@ def _desk(services: Services) -> tuple[list, Callable]:
             meta.get("description") or "",
             {True: "yes", False: "no"}.get(meta.get("open_weights"), ""),  # type: ignore[arg-type]
             "" if meta.get("parameters_b") is None else str(meta.get("parameters_b")),
+            gr.update(value=(mark := desk_copies.mark(view)), visible=bool(mark)),  # no empty gap without one
         ]
 
     def refresh(picked, profile: gr.OAuthProfile | None):

@@ -109,8 +109,13 @@ def pull_request_commit(
     call.detail.update(oid=commit.sha, pr=pull.num)
     url = page_url(hub, repo)
     return JSONResponse(
-        {"success": True, "commitOid": commit.sha, "commitUrl": f"{url}/commit/{commit.sha}",
-         "pullRequestUrl": f"{url}/discussions/{pull.num}", "hookOutput": ""}  # fmt: skip
+        {
+            "success": True,
+            "commitOid": commit.sha,
+            "commitUrl": f"{url}/commit/{commit.sha}",
+            "pullRequestUrl": f"{url}/discussions/{pull.num}",
+            "hookOutput": "",
+        }  # fmt: skip
     )
 
 
@@ -128,8 +133,15 @@ def discussions(hub: HubEmulator, request: Request, repo: Repo) -> Response:
             ]
     start = int(query.get("p", "0")) * PAGE
     listed = [
-        {"num": p.num, "title": p.title, "status": p.status, "isPullRequest": True, "createdAt": _iso(p.created_at),
-         "author": {"name": p.author}, "repo": {"name": repo.repo_id, "type": repo.repo_type}}  # fmt: skip
+        {
+            "num": p.num,
+            "title": p.title,
+            "status": p.status,
+            "isPullRequest": True,
+            "createdAt": _iso(p.created_at),
+            "author": {"name": p.author},
+            "repo": {"name": repo.repo_id, "type": repo.repo_type},
+        }  # fmt: skip
         for p in found[start : start + PAGE]
     ]
     return JSONResponse({"discussions": listed, "count": len(found), "start": start, "numClosedDiscussions": 0})

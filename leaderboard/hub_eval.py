@@ -20,6 +20,7 @@ import json
 import re
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
+from typing import Protocol
 from urllib.parse import urlsplit
 
 from leaderboard.records import FINISHED, Split, dump
@@ -38,6 +39,12 @@ NOT_MODELS = frozenset(
 )
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,95}$")
 _SHA = re.compile(r"^[0-9a-f]{40}$")
+
+
+class Publishes(Protocol):
+    """``leaderboard.table.Publisher``: the Hub jobs republish the table after a change (``hub_pr_url``, Hub rows)."""
+
+    def sync(self) -> bool: ...
 
 
 class Refused(Exception):

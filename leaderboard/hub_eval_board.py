@@ -22,16 +22,13 @@ import logging
 import math
 import re
 import time
-from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, Protocol
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Protocol
 
 from leaderboard.config import Settings
-from leaderboard.hub_eval import HubUnavailable, Refused
+from leaderboard.hub_eval import HubUnavailable, Publishes, Refused
 from leaderboard.records import dump, iso
 from leaderboard.storage import Storage
-
-if TYPE_CHECKING:
-    from leaderboard.table import Publisher
 
 log = logging.getLogger(__name__)
 
@@ -48,23 +45,23 @@ class ReadsLeaderboard(Protocol):
 
 
 def checked(
-    answer: list[Mapping[str, Any]], own_pages: str | None, seen: Mapping[tuple, str], today: str
-) -> list[dict]:
+    answer: Sequence[Mapping[str, Any]], own_pages: str | None, seen: Mapping[tuple, str], today: str
+) -> list[dict[str, Any]]:
     """The Hub's answer as the cache keeps it: valid results of others, best first, at most ``MAX_ROWS``.
 
     ``seen``: (model id, filename, value) -> the day first seen, from the previous copy."""
-    kept = []
+    kept: list[dict[str, Any]] = []
     for item in answer:
         model_id, value = item.get("model_id"), item.get("value")
         if not (isinstance(model_id, str) and _MODEL_ID.match(model_id)):
             continue
         if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
             continue
-        source = item.get("source") if isinstance(item.get("source"), Mapping) else {}
-        url = source.get("url") if isinstance(source.get("url"), str) else None
+        source: Mapping[str, Any] = item["source"] if isinstance(item.get("source"), Mapping) else {}
+        url: str | None = source["url"] if isinstance(source.get("url"), str) else None
         if own_pages and url and url.startswith(own_pages.rstrip("/") + "/"):
             continue  # one of ours: on the board already, scored here
-        filename = item.get("filename") if isinstance(item.get("filename"), str) else ""
+        filename: str = item["filename"] if isinstance(item.get("filename"), str) else ""
         pull_request = item.get("pull_request")
         key = (model_id, filename, float(value))
         kept.append(
@@ -79,7 +76,7 @@ def checked(
                 "first_seen": seen.get(key, today),
             }
         )
-    kept.sort(key=lambda r: -r["value"])
+    kept.sort(key=lambda r: -float(r["value"]))
     return kept[:MAX_ROWS]
 
 
@@ -136,7 +133,7 @@ class HubBoard:
         self,
         settings: Settings,
         store: Storage,
-        publisher: Publisher,
+        publisher: Publishes,
         client: ReadsLeaderboard,
         clock: Callable[[], float] = time.time,
     ) -> None:

@@ -54,7 +54,7 @@ class HubEvalClient:
 
     def open_pull_request(self, result: EvalResult) -> str:
         """The URL of the pull request adding ``result`` to its model repo (an earlier one of ours, if found)."""
-        with _sorted_failures(result.repo_id):
+        try:
             earlier = self._earlier_pull_request(result)
             if earlier is not None:
                 log.info("%s: the pull request of entry %s was opened before: %s", result.repo_id, result.submission_id,
@@ -68,14 +68,24 @@ class HubEvalClient:
                 repo_type="model",
                 create_pr=True,
             )
+        except Exception as error:
+            sorted_error = _sorted(error, result.repo_id)
+            if sorted_error is None:
+                raise
+            raise sorted_error from error
         if not info.pr_url:  # the client skipped the commit: the same file is on main already
             raise Refused(f"{EVAL_RESULTS_PATH} on main already holds this result")
         return info.pr_url
 
     def leaderboard(self, dataset_id: str) -> list[dict[str, Any]]:
         """The Hub's leaderboard of ``dataset_id``, as plain dicts (``DatasetLeaderboardEntry``'s fields)."""
-        with _sorted_failures(dataset_id):
+        try:
             entries = self.api.get_dataset_leaderboard(dataset_id, timeout=self.timeout_s)
+        except Exception as error:
+            sorted_error = _sorted(error, dataset_id)
+            if sorted_error is None:
+                raise
+            raise sorted_error from error
         return [
             {
                 "rank": e.rank,
@@ -104,27 +114,17 @@ class HubEvalClient:
         return None
 
 
-class _sorted_failures:
-    """Turns the client's errors into ``Refused`` (final) or ``HubUnavailable`` (try again later)."""
-
-    def __init__(self, repo_id: str) -> None:
-        self.repo_id = repo_id
-
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, kind: type | None, error: BaseException | None, tb: object) -> bool:
-        if error is None or isinstance(error, Refused | HubUnavailable):
-            return False
-        if isinstance(error, RepositoryNotFoundError):
-            raise Refused(f"{self.repo_id} does not exist on the Hub, or is private") from error
-        if isinstance(error, HfHubHTTPError):
-            status = error.response.status_code if error.response is not None else None
-            message = (error.server_message or str(error)).strip().splitlines()[0][:200]
-            if status is not None and 400 <= status < 500 and status not in (408, 429):
-                raise Refused(f"the Hub refused ({status}): {message}") from error
-            raise HubUnavailable(f"the Hub answered {status}: {message}") from error
-        # "httpx" matches the client's httpx2 too: a connection refused, reset or timed out
-        if isinstance(error, OSError | TimeoutError) or type(error).__module__.startswith(("httpx", "httpcore")):
-            raise HubUnavailable(f"the Hub did not answer: {type(error).__name__}: {error}") from error
-        return False
+def _sorted(error: Exception, repo_id: str) -> Refused | HubUnavailable | None:
+    """The client's error as ``Refused`` (final) or ``HubUnavailable`` (try again later); ``None``: not the Hub's."""
+    if isinstance(error, RepositoryNotFoundError):
+        return Refused(f"{repo_id} does not exist on the Hub, or is private")
+    if isinstance(error, HfHubHTTPError):
+        status = error.response.status_code if error.response is not None else None
+        message = (error.server_message or str(error)).strip().splitlines()[0][:200]
+        if status is not None and 400 <= status < 500 and status not in (408, 429):
+            return Refused(f"the Hub refused ({status}): {message}")
+        return HubUnavailable(f"the Hub answered {status}: {message}")
+    # "httpx" matches the client's httpx2 too: a connection refused, reset or timed out
+    if isinstance(error, OSError | TimeoutError) or type(error).__module__.startswith(("httpx", "httpcore")):
+        return HubUnavailable(f"the Hub did not answer: {type(error).__name__}: {error}")
+    return None

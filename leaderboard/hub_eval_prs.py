@@ -18,13 +18,14 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from leaderboard.config import Settings
 from leaderboard.hub_eval import (
     EvalResult,
     HubRecord,
     HubUnavailable,
+    Publishes,
     Refused,
     due,
     eval_result,
@@ -34,9 +35,6 @@ from leaderboard.hub_eval import (
 from leaderboard.records import iso
 from leaderboard.registry import Registry
 from leaderboard.results import read_summary
-
-if TYPE_CHECKING:
-    from leaderboard.table import Publisher
 
 log = logging.getLogger(__name__)
 
@@ -54,7 +52,7 @@ class PullRequests:
         self,
         settings: Settings,
         registry: Registry,
-        publisher: Publisher,
+        publisher: Publishes,
         client: OpensPullRequests,
         clock: Callable[[], float] = time.time,
     ) -> None:

@@ -25,7 +25,6 @@ SPACE_URL = "https://org-navitrace.hf.space"
 MODEL, CLOSED = "acme/navigator", "acme/no-community"
 EVAL_YAML = b"""name: NaviTrace
 description: Predict the path a robot should take in an image, for four embodiments.
-evaluation_framework: navitrace
 tasks:
 - id: score
   config: default

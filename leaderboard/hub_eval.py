@@ -136,6 +136,25 @@ def wants_pull_request(entry: Entry) -> str | None:
     return model_repo(entry.metadata.model_link)
 
 
+def held_back(store: Storage, submission_id: str) -> str | None:
+    """Why an entry otherwise due a pull request waits, or ``None``: a maintainer's flag (``flags/{id}.json``),
+    or a figure the ladder policy did not release (``private/{id}/release.json``, ``released`` false)."""
+    if store.read(f"flags/{submission_id}.json") is not None:
+        return "flagged by a maintainer"
+    release = store.read(f"private/{submission_id}/release.json")
+    try:
+        if release is not None and json.loads(release).get("released") is False:
+            return "its figure was not released (score release policy)"
+    except (ValueError, AttributeError):
+        return "its release decision is unreadable"
+    return None
+
+
+def markdown_text(text: str) -> str:
+    """``text`` shown literally in Markdown (a model name must not become a link in a pull request we open)."""
+    return re.sub(r"([\\`*_{}\[\]()<>#+!|~-])", r"\\\1", text)
+
+
 def due(entries: Iterable[Entry], done: Iterable[str]) -> list[tuple[Entry, str]]:
     """``(entry, repo_id)`` of every entry due a pull request and not yet recorded, oldest first."""
     handled = set(done)
@@ -166,7 +185,7 @@ class EvalResult:
     @property
     def description(self) -> str:
         return (
-            f"The [{SOURCE_NAME}]({self.source_url}) scored **{self.model}** on the test split of "
+            f"The [{SOURCE_NAME}]({self.source_url}) scored **{markdown_text(self.model)}** on the test split of "
             f"[{self.dataset_id}](https://huggingface.co/datasets/{self.dataset_id}): {self.value:.2f} "
             "(100 is perfect, 0 the straight-forward baseline; higher is better).\n\n"
             f"This pull request adds `{EVAL_RESULTS_PATH}` in the Hub's eval-results format, so the score "

@@ -8,6 +8,8 @@ record was lost (a crash, a refused commit) is found on the Hub by its title ins
 
 - Refused for good (no such repository, no right to open a pull request, no overall score): recorded
   with the reason, never retried by itself.
+- Held back, and looked at again each round: a flagged entry (``flags/{id}.json``) and one whose figure
+  the ladder policy did not release (``private/{id}/release.json``).
 - The Hub unavailable (429, 5xx, no connection): nothing recorded, a log line, and the entry waits
   before its next try, twice as long after each failure (``RETRY_FIRST_S`` up to ``RETRY_MAX_S``), so a
   repository that keeps failing does not cost a request every round.
@@ -29,6 +31,7 @@ from leaderboard.hub_eval import (
     Refused,
     due,
     eval_result,
+    held_back,
     hub_path,
     recorded,
 )
@@ -74,8 +77,8 @@ class PullRequests:
             submission_id = entry.submission_id
             if len(outcomes) >= MAX_PER_ROUND:
                 break
-            if self._retry.get(submission_id, (0, 0.0))[1] > self.clock():
-                continue
+            if self._retry.get(submission_id, (0, 0.0))[1] > self.clock() or held_back(store, submission_id):
+                continue  # waiting after a failure; flagged or unreleased: not recorded, looked at again later
             summary = read_summary(store, submission_id)
             now = iso(self.clock())
             if summary is None or summary.score is None:

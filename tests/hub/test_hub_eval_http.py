@@ -196,3 +196,27 @@ def test_the_answer_key_revision_is_given_when_the_answer_key_is_the_benchmark(d
     assert entry.dataset_id == ANSWER_KEY
     assert entry.dataset_revision == service.status(submission_id).summary.dataset_revision
     assert len(entry.dataset_revision) == 40
+
+
+def test_a_flagged_or_unreleased_entry_waits_for_its_pull_request(deployed: LocalHub, tmp_path, files):
+    hub = deployed
+    service, pull_requests, _ = service_with_hub_eval(tmp_path)
+    link = f"https://huggingface.co/{MODEL}"
+    flagged = submit(service, files["test-noisy1"], link, share=True)
+    unreleased = submit(service, files["test-noisy2"], link, share=True)
+    flag = {"kind": "contamination", "reason": "trained on the test images", "link": None, "flagged_at": "2026-11-25"}
+    release = {"policy": "ladder", "released": False, "compared_to": flagged, "best": 40.0, "best_ci": [38.0, 42.0],
+               "difference_ci": [-1.0, 0.5]}  # fmt: skip
+    service.requests.commit(
+        {
+            f"flags/{flagged}.json": json.dumps(flag).encode(),
+            f"private/{unreleased}/release.json": json.dumps(release).encode(),
+        },
+        message="flag and release decision (written by trust-board's and ladder's code)",
+    )
+    assert pull_requests.round() == 0 and model_commits(hub) == []
+    assert not [p for p in hub.files(REQUESTS) if p.startswith("hub/")]
+
+    service.requests.commit({}, message="unflag", deletes=[f"flags/{flagged}.json"])
+    assert pull_requests.round() == 1 and [c.repo for c in model_commits(hub)] == [MODEL]
+    assert hub_path(flagged) in hub.files(REQUESTS) and hub_path(unreleased) not in hub.files(REQUESTS)

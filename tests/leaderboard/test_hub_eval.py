@@ -105,3 +105,11 @@ def test_the_hub_jobs_are_scheduled_only_with_a_benchmark_dataset(settings, tmp_
     hub = dataclasses.replace(settings, hub_benchmark_dataset="org/bench", hub_space_url=SPACE, hf_token="hf_x")
     assert start_hub_jobs(scheduler, Leaderboard(hub)) is True
     assert sorted(j.id for j in scheduler.get_jobs()) == sorted([HUB_PR_JOB_ID, HUB_BOARD_JOB_ID])
+
+
+def test_a_model_name_is_shown_literally_in_the_pull_request_description():
+    from leaderboard.hub_eval import EvalResult
+
+    named = EvalResult("acme/m", "abc", "[click](https://evil.example) **x**", "org/bench", "score", 41.0, "t", SPACE)
+    assert "\\[click\\]\\(https://evil.example\\) \\*\\*x\\*\\*" in named.description
+    assert "](https://evil.example)" not in named.description and named.title.endswith("entry abc")

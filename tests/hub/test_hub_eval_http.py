@@ -51,6 +51,7 @@ def test_an_approved_opted_in_entry_gets_one_pull_request_and_never_a_push(deplo
     assert commit.repo == MODEL and commit.user == "boss" and commit.status == 200
     assert commit.detail["create_pr"] and "create_pr=1" in commit.query  # a pull request, not a push
     assert [c.query for c in hub.calls("preupload", repo=MODEL)] == ["create_pr=1"]
+    assert [c.kind for c in hub.calls() if c.repo == MODEL] == ["discussions", "preupload", "commit"]  # 3 a PR
     assert commit.detail["operations"] == [("file", EVAL_RESULTS_PATH)]
     (entry,) = parse_eval_result_entries(yaml.safe_load(commit.detail["files"][EVAL_RESULTS_PATH]))
     summary = service.status(submission_id).summary

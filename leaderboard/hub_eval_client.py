@@ -25,6 +25,7 @@ from huggingface_hub import CommitOperationAdd, EvalResultEntry, HfApi, eval_res
 from huggingface_hub.errors import HfHubHTTPError, RepositoryNotFoundError
 
 from leaderboard.hub_eval import EVAL_RESULTS_PATH, SOURCE_NAME, EvalResult, HubUnavailable, Refused
+from leaderboard.storage.hub_calls import bound_client_timeouts
 
 log = logging.getLogger(__name__)
 
@@ -48,6 +49,9 @@ def eval_result_yaml(result: EvalResult) -> bytes:
 
 class HubEvalClient:
     def __init__(self, token: str | None, timeout_s: float = 60.0) -> None:
+        # Every request gets a time limit (the client's shared one has none): a Hub that never answers must
+        # not hold the scheduler's job, which never runs twice at once, forever. Hub storage installs the same.
+        bound_client_timeouts(timeout_s)
         self.api = HfApi(token=token)
         self.timeout_s = timeout_s
         self._me: str | None = None

@@ -18,6 +18,7 @@ from leaderboard.hub_eval import HubRecord, hub_path
 from scoring import load_answer_key
 from scoring.examples import write_example
 from tests.browser.conftest import MAINTAINER, page_maker, shot, start_app, stop_app
+from tests.hub.hub_eval_setup import declared
 from tests.service_fixtures import submit
 
 pytestmark = pytest.mark.browser
@@ -37,7 +38,8 @@ def seeded(tmp_path_factory: pytest.TempPathFactory, browser_datasets: tuple[Pat
     for name, user in (("Shared", "alice"), ("Kept", "bob")):
         path = folder / f"{name}.tsv"
         write_example(key, "noisy", path, seed=len(ids) + 1)
-        ids[name] = submit(service, path, user=user, model=name, publish=True).submission_id
+        receipt = submit(service, path, user=user, model=name, publish=True, **declared(service, True))
+        ids[name] = receipt.submission_id
     service.worker.drain()
     for submission_id in ids.values():
         service.approve(submission_id, by=MAINTAINER)

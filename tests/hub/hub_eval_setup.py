@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import dataclasses
+import inspect
 from pathlib import Path
 
 from leaderboard.declarations import Declarations
@@ -62,17 +63,27 @@ def submit(
     """A scored public submission of ``path`` (approved unless ``approve=False``), with ``share_on_hub`` declared
     as ``share`` (``None``: no declarations at all)."""
     metadata = {"model": f"Model {path.stem}", "model_link": link, "contact_email": "alice@example.org"}
-    submission_id = service.submit(path, split=split, user="alice", metadata=metadata, publish=True).submission_id
-    if share is not None:
-        declare(service, submission_id, Declarations(share_on_hub=share))
+    receipt = service.submit(
+        path, split=split, user="alice", metadata=metadata, publish=True, **declared(service, bool(share))
+    )
+    submission_id = receipt.submission_id
+    declare(service, submission_id, None if share is None else Declarations(share_on_hub=share))
     service.worker.drain()
     if approve:
         service.approve(submission_id, by=BOSS)
     return submission_id
 
 
-def declare(service: Leaderboard, submission_id: str, declarations: Declarations) -> None:
-    """Store ``declarations`` with the request, as the submit form does (trust-board's ``submit(declarations=…)``)."""
+def declared(service: Leaderboard, share: bool) -> dict[str, object]:
+    """``declarations=`` for ``submit`` once it takes them (and requires them for a public test entry), else nothing."""
+    if "declarations" not in inspect.signature(service.submit).parameters:
+        return {}
+    return {"declarations": Declarations(share_on_hub=share)}
+
+
+def declare(service: Leaderboard, submission_id: str, declarations: Declarations | None) -> None:
+    """Store ``declarations`` with the request as the submit form does (``None``: a request from before they were
+    asked), whether or not ``submit`` takes them yet."""
     request = dataclasses.replace(service.registry.request(submission_id), declarations=declarations)
     service.requests.commit({request_path(submission_id): request.to_bytes()}, message=f"declare {submission_id}")
     service.registry._requests.pop(submission_id, None)  # requests are cached as never changing: read it again

@@ -271,7 +271,7 @@ class HubEmulator:
                 return error(429, str(exceeded), headers=retry)
             commit = self.state.apply(repo, tree, header["summary"], header.get("description", ""), user.name)  # type: ignore[union-attr]
         call.detail["oid"] = commit.sha
-        url = f"{self.url}/datasets/{repo.repo_id}/commit/{commit.sha}"
+        url = f"{prs.page_url(self, repo)}/commit/{commit.sha}"
         return JSONResponse({"success": True, "commitOid": commit.sha, "commitUrl": url, "hookOutput": ""})
 
     def _apply_operation(self, repo: Repo, tree: dict[str, Blob], key: str, value: dict) -> Response | None:

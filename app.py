@@ -18,7 +18,7 @@ import signal
 import gradio as gr
 
 from leaderboard import Settings
-from leaderboard.scheduler import start_worker
+from leaderboard.scheduler import start_hub_jobs, start_worker
 from leaderboard.worker_process import WorkerProcess
 from space import tabs
 from space.pages import about
@@ -87,6 +87,7 @@ def main(environ: dict[str, str] | None = None) -> None:
     worker.start()
     scheduler = start_worker(worker, settings.score_interval_s)  # a round every interval; a submit wakes it at once
     services.wakeup.attach(scheduler)
+    start_hub_jobs(scheduler, services.leaderboard)  # eval-results pull requests, the Hub's leaderboard (HUB_*)
     signal.signal(signal.SIGTERM, _stop)  # `docker stop`, a Space restart: close the server, the scheduler, the worker
     log.info("serving on http://%s:%d (%s)", space.server_name, space.server_port, _mode(space))
     try:

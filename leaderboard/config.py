@@ -67,6 +67,12 @@ class Settings:
     answer_key_cache: Path | None = None  # None: {home}/cache; tests share one across homes
     demo_samples: int = DEMO_SAMPLES  # the synthetic default: samples per split
     demo_size: tuple[int, int] = DEMO_SIZE  # and image size (width, height)
+    # Results that travel to the Hub (leaderboard/hub_eval*.py, docs/HUB.md). None: no pull requests, no Hub rows.
+    hub_benchmark_dataset: str | None = None  # the benchmark dataset whose eval.yaml names the task
+    hub_task_id: str = "score"  # the task of that eval.yaml the results belong to
+    hub_space_url: str | None = None  # where entry pages live: the source URL of a result
+    hub_pr_interval_s: float = 300.0  # how often approved entries are looked at for a pull request
+    hub_refresh_s: float = 3600.0  # how often the Hub's leaderboard of the benchmark is read again
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -94,6 +100,11 @@ class Settings:
             job_budget_s=env.get("LEADERBOARD_JOB_BUDGET_S", _positive, 1800.0),
             max_job_points=env.get("LEADERBOARD_MAX_JOB_POINTS", _at_least_one, 100_000),
             daily_points=env.get("LEADERBOARD_DAILY_POINTS", _at_least_one, 500_000),
+            hub_benchmark_dataset=env.get("HUB_BENCHMARK_DATASET", _repo_id, None),
+            hub_task_id=env.get("HUB_TASK_ID", _task_id, "score"),
+            hub_space_url=env.get("HUB_SPACE_URL", _space_url, _space_host_url(env.text("SPACE_HOST"))),
+            hub_pr_interval_s=env.get("HUB_PR_INTERVAL_S", _positive, 300.0),
+            hub_refresh_s=env.get("HUB_REFRESH_S", _positive, 3600.0),
         )
         settings.check()
         return settings
@@ -119,6 +130,11 @@ class Settings:
             raise SettingsError(
                 f"LEADERBOARD_DAILY_POINTS={self.daily_points} is below LEADERBOARD_MAX_JOB_POINTS="
                 f"{self.max_job_points}: expected a daily budget that holds at least one file of the largest size"
+            )
+        if self.hub_benchmark_dataset and not (self.hub_space_url and self.hf_token):
+            raise SettingsError(
+                f"HUB_BENCHMARK_DATASET={self.hub_benchmark_dataset!r} needs HF_TOKEN (to open pull requests) and "
+                "HUB_SPACE_URL (or SPACE_HOST, set on a Space): the results link back to their entry pages"
             )
         if (self.requests_repo or self.results_repo) and not self.hf_token:
             raise SettingsError("REQUESTS_REPO/RESULTS_REPO are set but HF_TOKEN is empty: writing to the Hub needs it")
@@ -209,6 +225,24 @@ def _repo_id(text: str) -> str:
     if not _REPO_ID.match(text):
         raise ValueError("expected a Hub dataset id like 'org/name'")
     return text
+
+
+def _task_id(text: str) -> str:
+    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}", text):
+        raise ValueError("expected a task id of the benchmark's eval.yaml, like 'score' (letters, digits, . _ -)")
+    return text
+
+
+def _space_url(text: str) -> str:
+    if not re.fullmatch(r"https?://[A-Za-z0-9.-]+(:\d+)?(/[A-Za-z0-9._~/-]*)?", text):
+        raise ValueError("expected the Space's address, like 'https://org-navitrace.hf.space'")
+    return text.rstrip("/")
+
+
+def _space_host_url(hosts: str | None) -> str | None:
+    """``https://{SPACE_HOST}`` (its first host): the address the Hub gives a Space, where its pages are served."""
+    first = (hosts or "").split(",")[0].strip()
+    return f"https://{first}" if first else None
 
 
 def _names(text: str) -> frozenset[str]:

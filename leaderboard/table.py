@@ -16,6 +16,8 @@ from __future__ import annotations
 import json
 import logging
 
+from leaderboard.hub_eval import pr_urls
+from leaderboard.hub_eval_board import hub_rows
 from leaderboard.records import FAILED, SPLITS, Reported, Split
 from leaderboard.registry import Entry, Registry
 from leaderboard.results import read_summary
@@ -32,7 +34,7 @@ BASELINE_MODEL = "Straight forward (baseline)"
 SUMMARY_COLUMNS = tuple(name for name in SUMMARY_FIELDS if name != "baseline_raw")
 COLUMNS = (
     "submission_id",
-    "kind",  # "submission", "reported" or "baseline"
+    "kind",  # "submission", "reported", "baseline" or "hub" (reported on the Hub, not scored here)
     "model",
     "organization",
     "model_link",
@@ -45,6 +47,7 @@ COLUMNS = (
     "submitted_at",
     "source",  # where a reported figure was published
     *CI_COLUMNS,  # 95% scene-bootstrap intervals, rank range (leaderboard/uncertainty.py); None without rows
+    "hub_pr_url",  # the eval-results pull request opened on the model's Hub repo (leaderboard/hub_eval.py)
 )
 
 
@@ -100,18 +103,20 @@ def public_rows(registry: Registry, totals: TotalsCache | None = None) -> list[d
     columns computed from the submissions' per-row scores (``totals`` keeps them between rebuilds)."""
     totals = totals or TotalsCache(registry.store)
     rows, scene_totals = [], {}
+    pull_requests = pr_urls(registry.store)
     for entry in registry.entries():
         if not entry.public or entry.job.status == FAILED:
             continue
         summary = read_summary(registry.store, entry.submission_id)
         if summary is not None:
-            rows.append(submission_row(entry, summary))
+            rows.append(submission_row(entry, summary) | {"hub_pr_url": pull_requests.get(entry.submission_id)})
             version = (entry.job.generation, entry.job.finished_at, summary)  # a rescore makes a new one
             found = totals.get(entry.submission_id, version)
             if found is not None:
                 scene_totals[entry.submission_id] = found
     totals.forget_except(set(scene_totals))
     rows += [reported_row(r) for r in registry.reported()]
+    rows += [_row(**values) for values in hub_rows(registry.store)]  # the scheduler's copy: no Hub call here
     splits = {Split.TEST.value} | {str(r["split"]) for r in rows}
     rows += [baseline_row(split) for split in splits]
     order = {split: i for i, split in enumerate(reversed(SPLITS))}
@@ -168,8 +173,9 @@ configs:
 # NaviTrace leaderboard: results
 
 The public results of the [NaviTrace](https://arxiv.org/abs/2510.26909) leaderboard, one row per
-approved submission, plus reported figures (`kind` = `reported`, with their `source`) and the
-straight-forward baseline (`kind` = `baseline`, score 0 by definition). Written by the leaderboard
+approved submission, plus reported figures (`kind` = `reported`, with their `source`), the
+straight-forward baseline (`kind` = `baseline`, score 0 by definition), and results model repos
+publish on the Hub for this benchmark (`kind` = `hub`: reported there, not scored here). Written by the leaderboard
 service; do not edit by hand (the next update rewrites it).
 
 - `score`: mean normalised score over every expected row of the split, invalid or missing rows
@@ -184,6 +190,7 @@ service; do not edit by hand (the next update rewrites it).
   paired resamples, among the split's entries with per-row scores and the reported rows.
   These three are empty (null) for reported and baseline rows, which have no per-row scores, and
   for any figure withheld because too few valid rows stand behind it.
+- `hub_pr_url`: the pull request that proposed the entry's result to its model repo on the Hub.
 
 Only aggregates are published: per-row test scores and contact details stay private.
 """

@@ -94,6 +94,7 @@ def entry_html(row: Row, groups: Sequence[GroupFigure]) -> str:
     elif kind != "submission":
         parts.append("<p class='nt-small'>No interval or rank range: a fixed figure without per-row scores.</p>")
     parts.append(facts(row))
+    parts.append(hub_pull_request(row))
     embodiment = [g for g in groups if g.kind == "per_embodiment"]
     embodiment.sort(key=lambda g: EMBODIMENTS.index(g.name) if g.name in EMBODIMENTS else 99)
     category = [g for g in groups if g.kind == "per_category"]
@@ -128,6 +129,19 @@ def facts(row: Row) -> str:
     ]
     rows = [[esc(k), v] for k, v in pairs]
     return table(["About this entry", ""], rows, css="nt-table nt-facts", element_id="entry-facts")
+
+
+def hub_pull_request(row: Row) -> str:
+    """The pull request that proposed this result to the model's Hub repo (``hub_pr_url``), when one was opened."""
+    url = row.get("hub_pr_url")
+    if not url:
+        return ""
+    anchor = link("the pull request adding this result", url)
+    return (
+        f'<p class="nt-note nt-note-info" id="entry-hub-pr">On the Hub: {anchor} to '
+        "the model's repository (<code>.eval_results/navitrace.yaml</code>); the score shows on the model page "
+        "and on the benchmark's leaderboard there once its owners merge it.</p>"
+    )
 
 
 def bars(groups: Sequence[GroupFigure], element_id: str, low: float | None = None, signed: bool = False) -> str:

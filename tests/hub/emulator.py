@@ -1,7 +1,9 @@
 """The local Hub's HTTP API: an ASGI app (Starlette requests and responses) over ``HubState``.
 
-Serves dataset repositories only, and only what this project's clients send (huggingface_hub 2.4.0,
-datasets 5.2.0; each handler names the client function whose request it answers). Strict where
+Serves dataset repositories, and model repositories as far as results that travel to the Hub need them
+(repo info, pull-request commits, discussions: ``emulator_prs.py``), and only what this project's
+clients send (huggingface_hub 2.4.0, datasets 5.2.0; each handler names the client function whose
+request it answers). Strict where
 the Hub is: a stale ``parentCommit`` is a 412, a private repository is a 401 to a stranger and a
 404 to a signed-in user without access, an invalid token is a 401 everywhere, an unknown route
 is a 404 (recorded as kind ``unknown``, so a test sees what the emulator does not serve).
@@ -27,12 +29,13 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from tests.hub import emulator_files as files
+from tests.hub import emulator_prs as prs
 from tests.hub.hub_faults import Call, FaultPlan, Http, Lost, Race, Recorder, Reset, Slow
 from tests.hub.hub_state import Blob, HubState, QuotaExceeded, Repo, User
 
 BRANCH_MOVED = "The branch was updated since you opened this page. Please refresh and try again."
 INVALID_TOKEN = "Invalid credentials in Authorization header"
-_REPO = r"/api/datasets/(?P<ns>[^/]+)/(?P<name>[^/]+)"
+_REPO = r"/api/(?P<rtype>dataset|model)s/(?P<ns>[^/]+)/(?P<name>[^/]+)"
 ROUTES: list[tuple[str, str, re.Pattern[str]]] = [
     (method, kind, re.compile(f"^{pattern}$"))
     for method, kind, pattern in [
@@ -44,6 +47,8 @@ ROUTES: list[tuple[str, str, re.Pattern[str]]] = [
         ("POST", "preupload", _REPO + r"/preupload/(?P<rev>[^/]+)"),
         ("POST", "commit", _REPO + r"/commit/(?P<rev>[^/]+)"),
         ("POST", "paths_info", _REPO + r"/paths-info/(?P<rev>[^/]+)"),
+        ("GET", "discussions", _REPO + r"/discussions"),
+        ("GET", "leaderboard", _REPO + r"/leaderboard"),
         ("GET", "tree", _REPO + r"/tree/(?P<rev>[^/]+)(?:/(?P<path>.+))?"),
         ("HEAD", "resolve", r"/datasets/(?P<ns>[^/]+)/(?P<name>[^/]+)/resolve/(?P<rev>[^/]+)/(?P<path>.+)"),
         ("GET", "resolve", r"/datasets/(?P<ns>[^/]+)/(?P<name>[^/]+)/resolve/(?P<rev>[^/]+)/(?P<path>.+)"),
@@ -134,15 +139,19 @@ class HubEmulator:
         handler: Callable[..., Awaitable[Response]] = getattr(self, f"_{kind}", self._unknown)
         if kind in ("lfs_upload", "cdn", "create_repo", "whoami", "agent_harnesses", "validate_yaml", "unknown"):
             return await handler(request, params, user, call)
-        write = kind in ("preupload", "commit", "lfs_batch", "lfs_verify")
-        repo = self.access(f"{params['ns']}/{params['name']}", user, write)
+        # A pull request (``?create_pr=1``) needs no write access: any signed-in user may open one on a repo they see.
+        proposal = request.query_params.get("create_pr") == "1" and kind in ("preupload", "commit")
+        write = kind in ("preupload", "commit", "lfs_batch", "lfs_verify") and not proposal
+        repo = self.access(f"{params['ns']}/{params['name']}", user, write, params.get("rtype", "dataset"))
+        if proposal and isinstance(repo, Repo) and user is None:
+            return error(401, "You must be authenticated to open a pull request")
         if isinstance(repo, Response):
             return repo
         return await handler(request, params, user, call, repo)
 
-    def access(self, repo_id: str, user: User | None, write: bool) -> Repo | Response:
+    def access(self, repo_id: str, user: User | None, write: bool, repo_type: str = "dataset") -> Repo | Response:
         """The repository, or the Hub's refusal: a private one is indistinguishable from a missing one."""
-        repo = self.state.repo(repo_id)
+        repo = self.state.repo(repo_id, repo_type)
         if repo is None or (repo.private and not (user and user.member_of(repo.namespace))):
             if user is None:
                 return error(401, "Repository not found", "RepoNotFound")
@@ -185,25 +194,27 @@ class HubEmulator:
         call.detail = {"payload": payload}
         if user is None:
             return error(401, "You must be authenticated to create a repository")
-        if payload.get("type") != "dataset":
-            return error(400, f"emulator: only dataset repositories are served, not {payload.get('type')!r}")
+        repo_type = payload.get("type") or "model"
+        if repo_type not in ("dataset", "model"):
+            return error(400, f"emulator: only dataset and model repositories are served, not {repo_type!r}")
         namespace = payload.get("organization") or user.name
         repo_id = f"{namespace}/{payload['name']}"
-        url = f"{self.url}/datasets/{repo_id}"
+        url = f"{self.url}/datasets/{repo_id}" if repo_type == "dataset" else f"{self.url}/{repo_id}"
         if not user.member_of(namespace) or user.role != "write":
-            return error(403, f"You don't have the rights to create a dataset under the namespace {namespace!r}")
+            return error(403, f"You don't have the rights to create a {repo_type} under the namespace {namespace!r}")
         visibility = payload.get("visibility")
         if visibility not in (None, "public", "private"):
             return error(400, f"Invalid visibility {visibility!r}")
         private = visibility == "private" if visibility is not None else bool(payload.get("private", False))
         with self.state.lock:
-            if self.state.repo(repo_id) is not None:
-                return JSONResponse({"error": "You already created this dataset repo", "url": url}, status_code=409)
-            self.state.create(repo_id, private, user.name)
+            if self.state.repo(repo_id, repo_type) is not None:
+                taken = {"error": f"You already created this {repo_type} repo", "url": url}
+                return JSONResponse(taken, status_code=409)
+            self.state.create(repo_id, private, user.name, repo_type)
         return JSONResponse({"url": url, "name": repo_id, "id": repo_id})
 
     async def _repo_info(self, request: Request, params: dict, user: User | None, call: Call, repo: Repo) -> Response:
-        # HfApi.dataset_info / repo_info -> GET /api/datasets/{id}[/revision/{rev}]
+        # HfApi.dataset_info / model_info / repo_info -> GET /api/{datasets|models}/{id}[/revision/{rev}]
         commit = repo.at(params.get("rev", "main"))
         if commit is None:
             return error(404, f"Invalid rev id: {params.get('rev')}", "RevisionNotFound")
@@ -212,7 +223,7 @@ class HubEmulator:
     # -- commits --------------------------------------------------------------------------------
 
     async def _preupload(self, request: Request, params: dict, user: User | None, call: Call, repo: Repo) -> Response:
-        # _commit_api._fetch_upload_modes -> POST /api/datasets/{id}/preupload/{rev} {"files": [{path, sample, size}]}
+        # _commit_api._fetch_upload_modes -> POST /api/{type}s/{id}/preupload/{rev}[?create_pr=1] {"files": [...]}
         commit = repo.at(params["rev"])
         if commit is None:
             return error(404, f"Invalid rev id: {params['rev']}", "RevisionNotFound")
@@ -228,13 +239,18 @@ class HubEmulator:
         return JSONResponse({"files": answers, "commitOid": commit.sha})
 
     async def _commit(self, request: Request, params: dict, user: User | None, call: Call, repo: Repo) -> Response:
-        # _commit_api._send_commit -> POST /api/datasets/{id}/commit/{rev}, ndjson: header, file, lfsFile, deleted*
+        # _commit_api._send_commit -> POST /api/{type}s/{id}/commit/{rev}[?create_pr=1], ndjson: header, file, …
         lines = [json.loads(line) for line in (await request.body()).splitlines() if line.strip()]
         if not lines or lines[0].get("key") != "header" or not lines[0]["value"].get("summary"):
             return error(400, "a commit needs a header with a summary first")
         header, operations = lines[0]["value"], lines[1:]
         parent = header.get("parentCommit")
         call.detail["operations"] = [(op["key"], op["value"]["path"]) for op in operations]
+        call.detail["create_pr"] = request.query_params.get("create_pr") == "1"
+        call.detail["files"] = {op["value"]["path"]: base64.b64decode(op["value"]["content"]) for op in operations
+                                if op["key"] == "file"}  # fmt: skip
+        if call.detail["create_pr"]:
+            return prs.pull_request_commit(self, repo, params["rev"], header, operations, user, call)
         if params["rev"] != "main":
             return error(404, f"emulator: only main is served, not {params['rev']!r}", "RevisionNotFound")
         if not operations:
@@ -255,34 +271,11 @@ class HubEmulator:
                 return error(429, str(exceeded), headers=retry)
             commit = self.state.apply(repo, tree, header["summary"], header.get("description", ""), user.name)  # type: ignore[union-attr]
         call.detail["oid"] = commit.sha
-        url = f"{self.url}/datasets/{repo.repo_id}/commit/{commit.sha}"
+        url = f"{prs.page_url(self, repo)}/commit/{commit.sha}"
         return JSONResponse({"success": True, "commitOid": commit.sha, "commitUrl": url, "hookOutput": ""})
 
     def _apply_operation(self, repo: Repo, tree: dict[str, Blob], key: str, value: dict) -> Response | None:
-        path = value["path"]
-        if key == "file":
-            data = base64.b64decode(value["content"])
-            if data and self.state.wants_lfs(repo, path, len(data), data[:512]):
-                return error(400, f"Your push was rejected: {path} must be stored with LFS (large or binary)")
-            tree[path] = Blob(data, lfs=False)
-        elif key == "lfsFile":
-            data = repo.lfs_objects.get(value["oid"])
-            if data is None or len(data) != value.get("size", len(data)):
-                return error(422, f"Your push was rejected: the LFS object of {path} was never uploaded")
-            tree[path] = Blob(data, lfs=True)
-        elif key == "deletedFile":
-            if path not in tree:
-                return error(404, "A file with this name doesn't exist", "EntryNotFound")
-            del tree[path]
-        elif key == "deletedFolder":
-            doomed = [p for p in tree if p.startswith(path.rstrip("/") + "/")]
-            if not doomed:
-                return error(404, "A folder with this name doesn't exist", "EntryNotFound")
-            for gone in doomed:
-                del tree[gone]
-        else:
-            return error(400, f"emulator: unknown commit operation {key!r}")
-        return None
+        return prs.apply_operation(self.state, repo, tree, key, value)
 
     # -- reading files and LFS: emulator_files.py ----------------------------------------------
 
@@ -306,6 +299,12 @@ class HubEmulator:
 
     async def _lfs_verify(self, request: Request, params: dict, user: User | None, call: Call, repo: Repo) -> Response:
         return await files.lfs_verify(request, repo)
+
+    async def _discussions(self, request: Request, params: dict, user: User | None, call: Call, repo: Repo) -> Response:
+        return prs.discussions(self, request, repo)
+
+    async def _leaderboard(self, request: Request, params: dict, user: User | None, call: Call, repo: Repo) -> Response:
+        return prs.leaderboard(self, repo)
 
 
 def _commit_header(body: bytes) -> dict:

@@ -37,6 +37,8 @@ KINDS = (
     "lfs_upload",
     "lfs_verify",
     "cdn",  # the signed LFS object download a resolve redirects to
+    "discussions",  # a repo's pull requests (get_repo_discussions)
+    "leaderboard",  # a benchmark dataset's leaderboard (get_dataset_leaderboard)
 )
 
 

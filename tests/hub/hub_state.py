@@ -1,4 +1,5 @@
-"""What the local Hub holds: users and their tokens, dataset repositories with full history, LFS objects.
+"""What the local Hub holds: users and their tokens, dataset and model repositories with full history
+(and pull requests: ``refs/pr/N``, commits off ``main``), LFS objects.
 
 Pure Python and thread-safe (one lock); ``emulator.py`` puts HTTP in front of it and the tests read
 it directly (``files``, ``history``). Hashes are git's: a regular file's ``oid`` is the git blob
@@ -76,9 +77,24 @@ class Commit:
 
 
 @dataclass
+class PullRequest:
+    """A pull request: discussion ``num``, its commits on ``refs/pr/{num}`` (branched off ``main``)."""
+
+    num: int
+    title: str
+    author: str
+    created_at: float  # time.time()
+    commits: list[Commit] = field(default_factory=list)
+    status: str = "open"
+
+
+@dataclass
 class Repo:
     repo_id: str
     private: bool
+    repo_type: str = "dataset"  # or "model"
+    discussions_disabled: bool = False  # its owner turned the Community tab off: no pull requests
+    pull_requests: list[PullRequest] = field(default_factory=list)
     commits: list[Commit] = field(default_factory=list)
     lfs_objects: dict[str, bytes] = field(default_factory=dict)  # sha256 -> bytes (uploaded, committed or not)
     commit_times: deque[float] = field(default_factory=deque)  # monotonic times of recent commits (quota)
@@ -94,6 +110,9 @@ class Repo:
     def at(self, revision: str) -> Commit | None:
         if revision == "main":
             return self.head
+        if revision.startswith("refs/pr/") and revision[8:].isdigit():
+            found = [p for p in self.pull_requests if p.num == int(revision[8:])]
+            return found[0].commits[-1] if found else None
         if len(revision) == 40:
             return next((c for c in reversed(self.commits) if c.sha == revision), None)
         return None  # branches, tags, short shas: not served
@@ -140,7 +159,8 @@ class HubState:
         self.lfs_threshold = lfs_threshold
         self.quota: Quota | None = None
         self.clock = clock
-        self.repos: dict[str, Repo] = {}
+        self.repos: dict[str, Repo] = {}  # datasets
+        self.models: dict[str, Repo] = {}
         self.users: dict[str, User] = {}  # token -> user
         self.lock = threading.RLock()
         self._counter = itertools.count(1)
@@ -163,26 +183,49 @@ class HubState:
 
     # -- repositories --------------------------------------------------------------------------
 
-    def create(self, repo_id: str, private: bool, author: str = "hub") -> Repo:
+    def create(self, repo_id: str, private: bool, author: str = "hub", repo_type: str = "dataset") -> Repo:
         with self.lock:
-            repo = self.repos[repo_id] = Repo(repo_id, private)
+            repo = self._kind(repo_type)[repo_id] = Repo(repo_id, private, repo_type)
             self._append(repo, {".gitattributes": Blob(GITATTRIBUTES, lfs=False)}, "initial commit", "", author)
             return repo
 
-    def repo(self, repo_id: str) -> Repo | None:
+    def repo(self, repo_id: str, repo_type: str = "dataset") -> Repo | None:
         with self.lock:
-            return self.repos.get(repo_id)
+            return self._kind(repo_type).get(repo_id)
 
-    def files(self, repo_id: str, revision: str = "main") -> dict[str, bytes]:
-        """The tree at ``revision`` as ``{path: bytes}`` (the test's view, no HTTP)."""
+    def _kind(self, repo_type: str) -> dict[str, Repo]:
+        assert repo_type in ("dataset", "model"), f"emulator: no {repo_type!r} repositories"
+        return self.repos if repo_type == "dataset" else self.models
+
+    def files(self, repo_id: str, revision: str = "main", repo_type: str = "dataset") -> dict[str, bytes]:
+        """The tree at ``revision`` (``main``, a sha, ``refs/pr/N``) as ``{path: bytes}`` (the test's view, no HTTP)."""
         with self.lock:
-            commit = self.repos[repo_id].at(revision)
+            commit = self._kind(repo_type)[repo_id].at(revision)
             assert commit is not None, revision
             return {path: blob.data for path, blob in commit.files.items()}
 
-    def history(self, repo_id: str) -> list[Commit]:
+    def history(self, repo_id: str, repo_type: str = "dataset") -> list[Commit]:
+        """The commits of ``main`` (a pull request's are in ``repo.pull_requests``)."""
         with self.lock:
-            return list(self.repos[repo_id].commits)
+            return list(self._kind(repo_type)[repo_id].commits)
+
+    def seed_files(self, repo_id: str, files: Mapping[str, bytes], repo_type: str = "dataset") -> Commit:
+        """A repository (created public if new) holding ``files`` (regular files) on ``main``, as its owner's push."""
+        with self.lock:
+            repo = self.repo(repo_id, repo_type) or self.create(repo_id, False, repo_type=repo_type)
+            tree = {**repo.head.files, **{p: Blob(d, lfs=False) for p, d in files.items()}}
+            return self._append(repo, tree, "upload files", "", repo.namespace)
+
+    def open_pull_request(self, repo: Repo, base: Commit, files: dict[str, Blob], title: str, description: str,
+                          author: str) -> tuple[PullRequest, Commit]:  # fmt: skip
+        """A new pull request whose one commit changes ``base`` into ``files``; ``main`` does not move."""
+        repo.commit_times.append(self.clock())
+        pull = PullRequest(len(repo.pull_requests) + 1, title, author, time.time())
+        seed = f"{base.sha}\nrefs/pr/{pull.num}\n{title}\n{next(self._counter)}".encode()
+        commit = Commit(hashlib.sha1(seed).hexdigest(), base.sha, title, description, dict(files), time.time(), author)
+        pull.commits.append(commit)
+        repo.pull_requests.append(pull)
+        return pull, commit
 
     def seed_folder(self, repo_id: str, folder: Path, private: bool, message: str = "upload dataset") -> Commit:
         """A repository holding every file under ``folder`` (LFS by .gitattributes or size), as an upload would."""

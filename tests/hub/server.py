@@ -101,11 +101,11 @@ class LocalHub:
         """At most ``commits`` per repository in any ``window_s`` seconds (a scaled hour), then 429."""
         self.state.quota = Quota(commits, window_s, retry_after)
 
-    def files(self, repo_id: str, revision: str = "main") -> dict[str, bytes]:
-        return self.state.files(repo_id, revision)
+    def files(self, repo_id: str, revision: str = "main", repo_type: str = "dataset") -> dict[str, bytes]:
+        return self.state.files(repo_id, revision, repo_type)
 
-    def history(self, repo_id: str) -> list[Commit]:
-        return self.state.history(repo_id)
+    def history(self, repo_id: str, repo_type: str = "dataset") -> list[Commit]:
+        return self.state.history(repo_id, repo_type)
 
     def messages(self, repo_id: str) -> list[str]:
         return [c.message for c in self.history(repo_id)]

@@ -161,7 +161,7 @@ def test_tree_listings_are_paginated_like_the_hubs(hub: LocalHub):
 
 
 def test_an_unknown_route_is_a_recorded_404(hub: LocalHub):
-    response = httpx2.get(f"{hub.url}/api/models/org/model")
+    response = httpx2.get(f"{hub.url}/api/spaces/org/space")  # Spaces are not served
     assert response.status_code == 404 and [c.kind for c in hub.calls()] == ["unknown"]
 
 

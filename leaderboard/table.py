@@ -18,6 +18,7 @@ import logging
 
 from leaderboard.records import FAILED, SPLITS, Reported, Split
 from leaderboard.registry import Entry, Registry
+from leaderboard.release import is_released
 from leaderboard.results import read_summary
 from leaderboard.storage import Storage
 from leaderboard.uncertainty_table import CI_COLUMNS, TotalsCache
@@ -102,6 +103,8 @@ def public_rows(registry: Registry, totals: TotalsCache | None = None) -> list[d
     rows, scene_totals = [], {}
     for entry in registry.entries():
         if not entry.public or entry.job.status == FAILED:
+            continue
+        if not is_released(registry.store, entry.submission_id):  # withheld under the ladder policy (release.py)
             continue
         summary = read_summary(registry.store, entry.submission_id)
         if summary is not None:

@@ -237,9 +237,10 @@ class Leaderboard:
 
     def approve(self, submission_id: str, by: str) -> Review:
         self.moderation.require_maintainer(by)
-        if not is_released(self.requests, submission_id.strip()):
+        entry = self.registry.entry(submission_id.strip())  # NotFound for an unknown id
+        if not is_released(self.requests, entry.submission_id):
             raise InvalidAction(
-                f"submission {submission_id.strip()} is withheld under the ladder release policy (not a significant "
+                f"submission {entry.submission_id} is withheld under the ladder release policy (not a significant "
                 "improvement over its submitter's best): it cannot reach the public board"
             )
         return self.moderation.approve(submission_id.strip(), by)

@@ -183,8 +183,10 @@ def main() -> None:
         b = straight_forward_mean_raw(test_key)[0]
         made = time.perf_counter() - started
         rows_test, rows_held = (sum(1 for _ in key.expected_rows()) for key in (test_key, held_key))
-        print(f"synthetic splits: {args.scenes} scenes each ({rows_test} test rows, {rows_held} held-out rows), "
-              f"made in {made:.0f} s; B = {b:.1f}; k = {args.k}, shift {args.shift:g} px, {args.repeat} repeat(s)")  # fmt: skip
+        print(
+            f"synthetic splits: {args.scenes} scenes each ({rows_test} test rows, {rows_held} held-out rows), "
+            f"made in {made:.0f} s; B = {b:.1f}; k = {args.k}, shift {args.shift:g} px, {args.repeat} repeat(s)"
+        )
         outcomes: list[Outcome] = []
         for repeat in range(args.repeat):
             rng = np.random.default_rng([args.seed, repeat])

@@ -25,9 +25,8 @@ def build(services: Services) -> tuple[list, Callable[..., list]]:
     service, auth = services.leaderboard, services.auth
     with gr.Accordion("Score release policy (exact or ladder)", open=False, elem_id="release-policy"):
         state = gr.HTML(elem_id="release-policy-state")
-        with gr.Row(equal_height=True):
-            choice = gr.Radio(CHOICES, label="Release policy", elem_id="release-policy-choice", scale=3)
-            switch = gr.Button("Apply", variant="primary", elem_id="release-policy-apply", scale=1)
+        choice = gr.Radio(CHOICES, label="Release policy", elem_id="release-policy-choice")
+        switch = gr.Button("Apply the release policy", variant="primary", elem_id="release-policy-apply", size="md")
         done = gr.HTML(elem_id="release-policy-done")
         withheld = gr.HTML(elem_id="release-withheld")
 

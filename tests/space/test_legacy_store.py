@@ -40,8 +40,9 @@ def expected() -> dict:
 
 def test_every_submission_reads_back_as_it_was(seen: dict, expected: dict):
     assert len(expected["submissions"]) == 6
-    # Keys added since: submitters in control (off for old records) and the queue position (none: all were scored).
-    added = {"withdrawn": False, "cancelled": False, "queue": None}
+    # Keys added since: submitters in control (off for old records), the queue position (none: all were scored)
+    # and the score release (an old record has no release.json: released, as it was).
+    added = {"withdrawn": False, "cancelled": False, "queue": None, "released": True, "release_note": None}
     assert [{k: v for k, v in s.items() if k not in added} for s in seen["submissions"]] == expected["submissions"]
     assert all({k: s[k] for k in added} == added for s in seen["submissions"])
 

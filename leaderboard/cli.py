@@ -18,11 +18,13 @@ import leaderboard.remote as remote
 from leaderboard.config import Settings, SettingsError
 from leaderboard.errors import LeaderboardError, NotAuthorised, QuotaExceeded, Rejected
 from leaderboard.records import SPLITS
+from leaderboard.release import ReleasePolicy
 from leaderboard.service import Leaderboard
 from leaderboard.storage import StorageError
 from scoring import AnswerKeyError
 
 EXIT_REFUSED, EXIT_ERROR = 2, 1
+RELEASE_POLICIES = tuple(p.value for p in ReleasePolicy)
 
 
 def main(argv: Sequence[str] | None = None, environ: Mapping[str, str] | None = None) -> int:
@@ -141,6 +143,11 @@ def _review_commands(subparsers: argparse._SubParsersAction) -> None:
     audit.add_argument("--target", metavar="ID", help="only entries about this submission")
     audit.add_argument("--limit", type=int, default=100)
     audit.set_defaults(run=commands.audit)
+
+    release = subparsers.add_parser("release-policy", help="print the score release policy, or set it (with --by)")
+    release.add_argument("policy", nargs="?", choices=RELEASE_POLICIES, metavar="{exact,ladder}")
+    release.add_argument("--by", metavar="USER", help="the maintainer setting it (checked on MAINTAINERS)")
+    release.set_defaults(run=commands.release_policy)
 
 
 def _table_commands(subparsers: argparse._SubParsersAction) -> None:

@@ -14,6 +14,7 @@ import sys
 import threading
 
 from leaderboard.copies import copy_line
+from leaderboard.errors import NotAuthorised
 from leaderboard.metadata import is_hidden_character
 from leaderboard.service import Leaderboard
 from scoring.examples import write_example
@@ -179,6 +180,18 @@ def _copy_notes(views: list[dict]) -> None:
 def audit(service: Leaderboard, args: argparse.Namespace) -> int:
     for entry in service.audit_log(args.by, args.target, args.limit):
         print(json.dumps(entry))
+    return 0
+
+
+def release_policy(service: Leaderboard, args: argparse.Namespace) -> int:
+    before = service.release_policy()
+    if args.policy is None:
+        print(before)
+        return 0
+    if not args.by:
+        raise NotAuthorised("setting the release policy needs --by USER, a maintainer (MAINTAINERS)")
+    after = service.set_release_policy(args.policy, by=args.by)
+    print(f"release policy: {after}" + (f" (was {before})" if after != before else " (unchanged)"))
     return 0
 
 

@@ -2,7 +2,8 @@
 
 - ``choose_public``: one of my finished test entries becomes my public one; every other of my
   entries that was asking to be on the board leaves it. An entry a maintainer has not approved yet
-  waits for approval (the others have left already: the choice is the submitter's);
+  waits for approval (the others have left already: the choice is the submitter's). An entry whose
+  figure the ladder release policy withheld (``release``) is refused: it can never be public;
 - ``withdraw``: my entry leaves the board. The submission, its scores and the audit log keep it;
   maintainers see it as "withdrawn by the submitter". Choosing it again later brings it back
   without a new review (a maintainer approved this very file and metadata);
@@ -42,6 +43,7 @@ from leaderboard.records import (
     owner_path,
 )
 from leaderboard.registry import Entry, Registry
+from leaderboard.release import read_release, submitter_note
 from leaderboard.storage import Conflict
 from leaderboard.table import Publisher
 
@@ -78,6 +80,12 @@ class Ownership:
                 raise InvalidAction(
                     f"submission {chosen.submission_id} is {chosen.status}: only a scored (FINISHED) entry can be "
                     "your public one"
+                )
+            release = read_release(self.store, chosen.submission_id)
+            if release is not None and not release.released:
+                raise InvalidAction(
+                    f"submission {chosen.submission_id} is {submitter_note(release)}: under the ladder release policy "
+                    "its figure is not released, so it cannot be your public entry (choose your best released one)"
                 )
             if chosen.review.decision == REJECTED or chosen.review.hidden:
                 why = "hidden" if chosen.review.hidden else f"rejected ({chosen.review.reason or 'no reason given'})"

@@ -43,6 +43,8 @@ from leaderboard.records import (
     upload_path,
 )
 from leaderboard.registry import Entry, Registry
+from leaderboard.release import ReleasePolicy, is_released, maintainer_note, read_release, submitter_note
+from leaderboard.release_policy import ReleaseSetting
 from leaderboard.report import Report
 from leaderboard.results import read_rows, read_summary
 from leaderboard.storage import Storage, open_store
@@ -78,6 +80,10 @@ class SubmissionView:
     cancelled: bool = False  # cancelled by its submitter before it was scored (status FAILED)
     # Maintainers' views only: the earlier entry of another user this one copies (leaderboard/copies.py).
     likely_copy: dict | None = None
+    # Under the ladder policy a test figure within noise of the submitter's best is withheld (release.py):
+    # their view then has summary=None and this note; maintainers' views keep the figure and say why.
+    released: bool = True
+    release_note: str | None = None
 
     def as_dict(self) -> dict:
         data = asdict(self)
@@ -107,6 +113,7 @@ class Leaderboard:
         self.moderation = Moderation(settings, self.registry, self.publisher, clock)
         self.worker = Worker(settings, self.registry, self.keys, self.publisher, clock)
         self.ownership = Ownership(settings, self.registry, self.publisher, clock)
+        self.releases = ReleaseSetting(settings, self.requests, clock, self.moderation.require_maintainer)
         self.clock = clock
 
     # -- submitters ---------------------------------------------------------------------------
@@ -229,9 +236,16 @@ class Leaderboard:
         self.moderation.require_maintainer(by)
         entries = self.registry.entries()
         waiting = [e for e in entries if e.publish and e.review.decision == APPROVAL_PENDING and not e.cancelled]
-        return [self._view(e, maintainer=True) for e in waiting]
+        return [v for v in (self._view(e, maintainer=True) for e in waiting) if v.released]
 
     def approve(self, submission_id: str, by: str) -> Review:
+        self.moderation.require_maintainer(by)
+        entry = self.registry.entry(submission_id.strip())  # NotFound for an unknown id
+        if not is_released(self.requests, entry.submission_id):
+            raise InvalidAction(
+                f"submission {entry.submission_id} is withheld under the ladder release policy (not a significant "
+                "improvement over its submitter's best): it cannot reach the public board"
+            )
         return self.moderation.approve(submission_id.strip(), by)
 
     def reject(self, submission_id: str, by: str, reason: str) -> Review:
@@ -260,6 +274,14 @@ class Leaderboard:
     def remove_reported(self, row_id: str, by: str) -> None:
         self.moderation.remove_reported(by, row_id)
 
+    def release_policy(self) -> ReleasePolicy:
+        """The score release policy in force: ``exact`` or ``ladder`` (leaderboard/release.py)."""
+        return self.releases.current()
+
+    def set_release_policy(self, policy: str, by: str) -> ReleasePolicy:
+        """Switch the score release policy (maintainers only; audited); it applies to jobs finishing from now on."""
+        return self.releases.set(policy, by)
+
     def audit_log(self, by: str, target: str | None = None, limit: int | None = 100) -> list[dict]:
         self.moderation.require_maintainer(by)
         return [e.as_dict() for e in audit.read_entries(self.requests, target, limit)]
@@ -273,6 +295,11 @@ class Leaderboard:
     def _view(self, entry: Entry, maintainer: bool) -> SubmissionView:
         summary = read_summary(self.requests, entry.submission_id) if entry.job.status == FINISHED else None
         metadata = entry.metadata.to_dict() if maintainer else entry.metadata.public()
+        release = read_release(self.requests, entry.submission_id) if summary is not None else None
+        withheld, note = release is not None and not release.released, None
+        if release is not None and withheld:  # the figure stays with the maintainers (release.py)
+            note = maintainer_note(release) if maintainer else submitter_note(release)
+            summary = summary if maintainer else None
         return SubmissionView(
             submission_id=entry.submission_id,
             user=entry.user,
@@ -284,7 +311,7 @@ class Leaderboard:
             decision=entry.review.decision,
             reason=entry.review.reason,
             hidden=entry.review.hidden,
-            public=entry.public and summary is not None,
+            public=entry.public and summary is not None and not withheld,
             attempts=entry.job.attempts,
             message=entry.job.message,
             summary=summary,
@@ -292,6 +319,8 @@ class Leaderboard:
             withdrawn=entry.request.publish and not entry.publish,
             cancelled=entry.cancelled,
             likely_copy=self._likely_copy(entry) if maintainer else None,
+            released=not withheld,
+            release_note=note,
         )
 
     def _likely_copy(self, entry: Entry) -> dict | None:

@@ -20,6 +20,7 @@ from leaderboard.hub_eval import pr_urls
 from leaderboard.hub_eval_board import hub_rows
 from leaderboard.records import FAILED, SPLITS, Reported, Split
 from leaderboard.registry import Entry, Registry
+from leaderboard.release import is_released
 from leaderboard.results import read_summary
 from leaderboard.storage import Storage
 from leaderboard.uncertainty_table import CI_COLUMNS, TotalsCache
@@ -106,6 +107,8 @@ def public_rows(registry: Registry, totals: TotalsCache | None = None) -> list[d
     pull_requests = pr_urls(registry.store)
     for entry in registry.entries():
         if not entry.public or entry.job.status == FAILED:
+            continue
+        if not is_released(registry.store, entry.submission_id):  # withheld under the ladder policy (release.py)
             continue
         summary = read_summary(registry.store, entry.submission_id)
         if summary is not None:

@@ -49,6 +49,7 @@ from leaderboard.locks import process_lock
 from leaderboard.queue import Decision, Holder, decide, next_job
 from leaderboard.records import FAILED, FINISHED, PENDING, Job, iso, job_path, upload_path
 from leaderboard.registry import Entry, Registry
+from leaderboard.release_decision import Releases
 from leaderboard.results import result_files
 from leaderboard.storage import Conflict, StorageError
 from leaderboard.table import Publisher
@@ -82,6 +83,7 @@ class Worker:
         self._limit: int | None = None  # drain's max_jobs, left
         self.on_scored: Callable[[str], None] = lambda submission_id: None  # a job let through a long one
         self.copies = CopyFinder(registry)  # duplicate detection of test submissions (issue 15)
+        self.releases = Releases(settings, registry)
 
     def run_once(self) -> str | None:
         """Score the next job, or batch of jobs (``commit_budget``: on the Hub, several waiting jobs share
@@ -291,6 +293,7 @@ class Worker:
         files = result_files(submission_id, evaluation, summary)
         # A likely copy of an earlier entry reaches the maintainers with the result (same commit).
         files.update(self.copies.files(entry, data, key))
+        files.update(self.releases.files(entry, summary, files))  # the score release decision (release.py)
         return outcome, files, summary.score
 
     def _give_up(self, entry: Entry) -> None:

@@ -133,6 +133,8 @@ def board_state(view: SubmissionView) -> str:
         return "withdrawn by you"
     if not view.publish:
         return "private score"
+    if not view.released:
+        return "not released (ladder policy): it cannot go on the leaderboard"
     if view.decision == ReviewDecision.REJECTED:
         return f"rejected: {view.reason or 'no reason given'}"
     if view.hidden:

@@ -25,6 +25,7 @@ from space.pages.activity import activity_table
 from space.pages.html import esc
 from space.pages.probes import probe_section
 from space.services import Services
+from space.tabs import desk_release
 
 OPEN_WEIGHTS = [("yes", "yes"), ("no", "no"), ("not said", "")]
 DONE = {"approve": "Approved", "reject": "Rejected", "hide": "Hid", "unhide": "Unhid"}
@@ -113,6 +114,7 @@ def _desk(services: Services) -> tuple[list, Callable]:
         r_note = gr.Textbox(label="Why (kept in the audit log)")
         r_confirm = gr.Checkbox(label="Yes, queue every scored submission again")
         rescore = gr.Button("Rescore all", variant="stop", elem_id="rescore-button")
+    release_out, release_show = desk_release.build(services)  # the score release policy (issue 15)
     with gr.Accordion("All submissions", open=False):
         everything = gr.HTML(elem_id="all-submissions")
     with gr.Accordion("Submissions per user (what probing the test set looks like)", open=False):
@@ -122,7 +124,7 @@ def _desk(services: Services) -> tuple[list, Callable]:
         audit = gr.HTML(elem_id="audit")
 
     edit_fields = [e_model, e_org, e_link, e_paper, e_description, e_weights, e_params]
-    page = [pending, target, detail, everything, per_user, audit, r_remove, *edit_fields, copy_mark]
+    page = [pending, target, detail, everything, per_user, audit, r_remove, *edit_fields, copy_mark, *release_out]
 
     # Reads each finished test submission's rows once (cached), only after ``service.submissions(by)``
     # has checked that ``by`` is a maintainer.
@@ -164,6 +166,7 @@ def _desk(services: Services) -> tuple[list, Callable]:
             {True: "yes", False: "no"}.get(meta.get("open_weights"), ""),  # type: ignore[arg-type]
             "" if meta.get("parameters_b") is None else str(meta.get("parameters_b")),
             gr.update(value=(mark := desk_copies.mark(view)), visible=bool(mark)),  # no empty gap without one
+            *release_show(by, all_),
         ]
 
     def refresh(picked, profile: gr.OAuthProfile | None):
@@ -298,6 +301,7 @@ def _detail(view) -> str:
         ("decision", decision_text(view.decision, view.publish) + (f": {view.reason}" if view.reason else "")),
         ("hidden", "yes" if view.hidden else "no"),
         ("attempts", view.attempts),
+        ("score release", view.release_note or ("released to its submitter" if view.summary else "—")),
     ]
     rows = "".join(f"<tr><th>{esc(k)}</th><td>{esc(v)}</td></tr>" for k, v in facts)
     report = view.report or {}

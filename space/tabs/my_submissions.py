@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import time
+from dataclasses import replace
 from typing import Any
 
 import gradio as gr
@@ -97,7 +98,7 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
             )
         count = services.outcomes.count  # before the read: an outcome landing during it is not missed
         with shown():
-            mine = service.my_submissions(user)
+            mine = [_with_release_note(v) for v in service.my_submissions(user)]
         pending = [v.submission_id for v in mine if v.status in WAITING]
         undecided = any(v.publish and v.decision == APPROVAL_PENDING and v.status != "FAILED" for v in mine)
         checked = (count, time.monotonic(), pending) if pending or undecided else None
@@ -205,6 +206,11 @@ def _follow(picked: str | None, ids: list[str], shown_: str) -> str | None:
         before = []
     newest_before = before[0][0] if before and isinstance(before[0], list) else None
     return ids[0] if picked == newest_before and ids[0] != newest_before else picked
+
+
+def _with_release_note(view):
+    """A withheld figure's note (the ladder release policy) in the message: the table and the details show it."""
+    return replace(view, message=view.release_note) if view.release_note and not view.message else view
 
 
 def _timer(scoring: bool, undecided: bool) -> gr.Timer:

@@ -40,9 +40,11 @@ def expected() -> dict:
 
 def test_every_submission_reads_back_as_it_was(seen: dict, expected: dict):
     assert len(expected["submissions"]) == 6
-    # Keys added since: submitters in control (off for old records), the queue position (none: all were scored)
-    # and the duplicate mark (none: no copy among them).
-    added = {"withdrawn": False, "cancelled": False, "queue": None, "likely_copy": None}
+    # Keys added since: submitters in control (off for old records), the queue position (none: all were scored),
+    # the duplicate mark (none: no copy among them) and the score release (an old record has no
+    # release.json: released, as it was).
+    added = {"withdrawn": False, "cancelled": False, "queue": None, "likely_copy": None, "released": True,
+             "release_note": None}  # fmt: skip
     assert [{k: v for k, v in s.items() if k not in added} for s in seen["submissions"]] == expected["submissions"]
     assert all({k: s[k] for k in added} == added for s in seen["submissions"])
 

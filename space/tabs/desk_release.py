@@ -1,0 +1,59 @@
+"""The desk's score release section (issue 15): switch between ``exact`` and ``ladder``, see what is withheld.
+
+Part of the maintainers' desk (``space.tabs.maintainers`` places it and refreshes it with the page).
+The switch resolves the caller from the session (``auth.require_maintainer``) and the service checks
+``MAINTAINERS`` again and writes the audit entry, so a direct API call by anyone else is refused.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import gradio as gr
+
+from leaderboard.release import ReleasePolicy
+from leaderboard.service import SubmissionView
+from space.errors import describe, refusal, shown
+from space.pages import desk_release, views
+from space.services import Services
+
+CHOICES = [(p.value, p.value) for p in ReleasePolicy]
+
+
+def build(services: Services) -> tuple[list, Callable[..., list]]:
+    """The section's components; ``(those the page refreshes, their refresh for the maintainer ``by``)``."""
+    service, auth = services.leaderboard, services.auth
+    with gr.Accordion("Score release policy (exact or ladder)", open=False, elem_id="release-policy"):
+        state = gr.HTML(elem_id="release-policy-state")
+        choice = gr.Radio(CHOICES, label="Release policy", elem_id="release-policy-choice")
+        switch = gr.Button("Apply the release policy", variant="primary", elem_id="release-policy-apply", size="md")
+        done = gr.HTML(elem_id="release-policy-done")
+        withheld = gr.HTML(elem_id="release-withheld")
+
+    def show(by: str, all_: list[SubmissionView] | None = None) -> list:
+        """The policy in force and the withheld figures (``submissions`` checks that ``by`` is a maintainer)."""
+        all_ = service.submissions(by) if all_ is None else all_
+        policy = service.release_policy()
+        return [
+            desk_release.state_html(policy, service.settings.release_policy),
+            gr.update(value=policy.value),
+            desk_release.withheld_table(all_),
+        ]
+
+    def apply(picked: str | None, profile: gr.OAuthProfile | None) -> list:
+        by = auth.require_maintainer(profile)
+        if not picked:
+            raise refusal("Pick a release policy first.")
+        try:
+            before = service.release_policy()
+            after = service.set_release_policy(picked, by=by)
+            said = f"The release policy is now {after} (was {before}); the switch is in the audit log."
+            note = views.note(said if after != before else f"The release policy is {after} already.", "ok")
+        except Exception as error:  # a refusal or the store: said under the button
+            note = views.note(f"Not switched: {describe(error)}", "error")
+        with shown():
+            return [note, *show(by)]
+
+    outputs = [state, choice, withheld]
+    switch.click(apply, [choice], [done, *outputs], api_name="set_release_policy", api_visibility="undocumented")
+    return outputs, show

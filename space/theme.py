@@ -125,5 +125,13 @@ CSS = """
   #identity-bar, #login-button { max-width: 100%; }
   #login-button { white-space: normal; }
   [role="tablist"] button { padding: 0 8px; }
+  /* My submissions: model, status and score on a line, the message (why it failed, where it waits) on the
+     next one, all in the width; the other columns are in the details under the table. */
+  .nt-mine th:nth-child(n+4), .nt-mine td:nth-child(n+4):not(:last-child) { display: none; }
+  .nt-mine tr { display: grid; grid-template-columns: minmax(0, 1fr) auto 4.2em; align-items: start; }
+  .nt-mine td.nt-model { min-width: 0; overflow-wrap: anywhere; }
+  .nt-mine td:last-child { grid-column: 1 / -1; padding-top: 0; font-size: 0.85rem; white-space: normal;
+    overflow-wrap: anywhere; color: var(--body-text-color-subdued); }
+  .nt-mine td:last-child:empty { display: none; }
 }
 """

@@ -153,7 +153,7 @@ def my_table(views: Sequence[SubmissionView], picked: str | None = None) -> str:
     body = []
     for index, v in enumerate(views):
         s = v.summary or NO_SUMMARY
-        status = badge("CANCELLED", "failed", "cancelled before scoring") if v.cancelled else status_badge(v.status)
+        status = shown_status(v)
         cells = [
             esc(v.metadata.get("model")),
             status,
@@ -185,16 +185,23 @@ def my_table(views: Sequence[SubmissionView], picked: str | None = None) -> str:
     )
 
 
+def shown_status(view: SubmissionView) -> str:
+    """The status badge: CANCELLED for a submission its submitter cancelled (stored as FAILED, never scored)."""
+    return badge("CANCELLED", "failed", "cancelled before scoring") if view.cancelled else status_badge(view.status)
+
+
 def detail_html(view: SubmissionView) -> str:
     """One submission in full: status, message, scores and breakdowns."""
+    help_ = "cancelled by you before it was scored" if view.cancelled else STATUS_HELP.get(view.status, "")
     head = (
         f"<h3>{esc(view.metadata.get('model'))} <small><code>{esc(view.submission_id)}</code></small></h3>"
-        f"<p>{status_badge(view.status)} {esc(STATUS_HELP.get(view.status, ''))} · {esc(view.split)} split · "
+        f"<p>{shown_status(view)} {esc(help_)} · {esc(view.split)} split · "
         f"submitted {esc(view.created_at[:19].replace('T', ' '))} UTC · {esc(board_state(view))}</p>"
     )
     parts = [head]
     if view.message:
-        parts.append(note(view.message, "error" if view.status == JobStatus.FAILED else "info"))
+        failed = view.status == JobStatus.FAILED and not view.cancelled
+        parts.append(note(view.message, "error" if failed else "info"))
     if view.summary:
         parts.append(summary_html(view.summary))
     elif view.status in (JobStatus.PENDING, JobStatus.RUNNING):

@@ -114,7 +114,7 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
         if fingerprint == shown_:
             return (*skipped[:5], checked, *skipped[6:])  # the timer's state follows the statuses: unchanged too
         choices = [
-            (f"{v.submission_id} · {v.split} · {v.metadata.get('model')} · {v.status}", v.submission_id) for v in mine
+            (f"{v.submission_id} · {v.split} · {v.metadata.get('model')} · {_status(v)}", v.submission_id) for v in mine
         ]
         view = next((v for v in mine if v.submission_id == chosen), None)
         detail_html = views.detail_html(view) if view else ""
@@ -242,3 +242,7 @@ def _download(services: Services, view, user: str):
     path = folder / f"navitrace_rows_{view.submission_id}.tsv"
     path.write_bytes(rows_download_tsv(rows))  # formula-guarded: spreadsheets open this file
     return gr.update(visible=True, value=str(path))
+
+
+def _status(view) -> str:
+    return "CANCELLED" if view.cancelled else str(view.status)

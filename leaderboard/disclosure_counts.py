@@ -47,10 +47,12 @@ def tries(entries: Iterable[Entry]) -> dict[str, Tries]:
             user = entry.user.casefold()
             per_model[user, look_alike_key(entry.metadata.model)] += 1
             per_user[user] += 1
-    return {
-        e.submission_id: Tries(per_model[e.user.casefold(), look_alike_key(e.metadata.model)], per_user[e.user.casefold()])
-        for e in entries
-    }
+
+    def of(e: Entry) -> Tries:
+        user = e.user.casefold()
+        return Tries(per_model[user, look_alike_key(e.metadata.model)], per_user[user])
+
+    return {e.submission_id: of(e) for e in entries}
 
 
 def tries_text(model: object, total: object) -> str | None:

@@ -1,4 +1,4 @@
-"""The public leaderboard as people see it: rank, search, filters, sort, column groups, HTML and CSV.
+"""The public leaderboard as people see it: rank, search, filters, sort, column groups, HTML (the CSV: board_csv).
 
 Pure functions over the public rows (``Leaderboard.public_table()``, see ``table.COLUMNS``); no
 gradio. Only public columns are read, so nothing private can reach the page or the CSV.
@@ -27,7 +27,6 @@ from space.pages.html import esc, number, parameters, table
 Row = Mapping[str, object]
 
 __all__ = ["GROUP_CATEGORY", "GROUP_DETAILS", "GROUP_EMBODIMENT", "GROUPS", "METADATA_LABELS", "SHORT"]
-__all__ += ["CSV_BASE", "CSV_TAIL", "CSV_TRUST", "CSV_UNCERTAINTY", "csv_bytes"]
 
 # The labels an older page or API call sorted by; a header click sends the column key instead.
 SORTS = ("Score", "Valid-only score", "Coverage", "Date", "Model", *EMBODIMENTS)
@@ -295,7 +294,3 @@ def _haystack(row: Row) -> str:
     if row.get("parameters_b") is not None:
         words.append(parameters(row.get("parameters_b")))
     return " ".join(words).casefold()
-
-
-# The CSV's home since issue 15 (``board_csv`` reads this module's helpers); the old names still work.
-from space.pages.board_csv import CSV_BASE, CSV_TAIL, CSV_TRUST, CSV_UNCERTAINTY, csv_bytes  # noqa: E402

@@ -19,7 +19,6 @@ from scoring import load_answer_key
 from scoring.examples import write_example
 from tests.browser.conftest import MAINTAINER, RunningApp, shot
 from tests.browser.helpers import (
-from tests.service_fixtures import DECLARED
     LONG_MS,
     choose,
     coloured_pixels,
@@ -31,6 +30,7 @@ from tests.service_fixtures import DECLARED
     upload,
     wait_finished,
 )
+from tests.service_fixtures import DECLARED
 
 pytestmark = pytest.mark.browser
 PREDICTION_BLUE = (37, 99, 235)  # space.pages.explorer.PREDICTION
@@ -196,7 +196,9 @@ def test_html_and_script_in_metadata_render_as_inert_text(new_page, app: Running
         "model_link": 'https://example.org/"onmouseover="window.__xss=3"',
         "description": "<b onclick=window.__xss=4>bold?</b>",
     }
-    receipt = service.submit(files["test-noisy"], split="test", user="trudy", metadata=meta, publish=True, declarations=DECLARED)
+    receipt = service.submit(
+        files["test-noisy"], split="test", user="trudy", metadata=meta, publish=True, declarations=DECLARED
+    )
     scored(service, receipt.submission_id)
     service.approve(receipt.submission_id, by=MAINTAINER)
 

@@ -270,7 +270,11 @@ def test_i_choose_my_public_entry_withdraw_it_and_download_my_file(page_at, app:
     ids = []
     for n in (1, 2):
         meta = {"model": f"Tara-{n}", "contact_email": "t@example.org"}
-        ids.append(service.submit(files[f"test-{n}"], split="test", user="tara", metadata=meta, publish=True, declarations=DECLARED))
+        ids.append(
+            service.submit(
+                files[f"test-{n}"], split="test", user="tara", metadata=meta, publish=True, declarations=DECLARED
+            )
+        )
         scored(service, ids[-1].submission_id)
         service.approve(ids[-1].submission_id, MAINTAINER)
     first, second = (r.submission_id for r in ids)
@@ -303,7 +307,9 @@ def test_a_forged_call_for_another_users_submission_is_refused_over_http(app: Ru
     """The page's own endpoints, called with raw HTTP: another user's id is refused, the owner's works."""
     service = service_of(app)
     meta = {"model": "Victim-Entry", "contact_email": "v@example.org"}
-    victim = service.submit(files["test-3"], split="test", user="victor", metadata=meta, publish=True, declarations=DECLARED).submission_id
+    victim = service.submit(
+        files["test-3"], split="test", user="victor", metadata=meta, publish=True, declarations=DECLARED
+    ).submission_id
     scored(service, victim)
     service.approve(victim, MAINTAINER)
     mallet = web_api.sign_in(app.url, "mallet")

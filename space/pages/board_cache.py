@@ -133,7 +133,8 @@ class BoardCache:
                 return self._extras[key]
         path = self.folder / f"navitrace_leaderboard_{split}.csv"
         _write(path, board_csv.csv_bytes(snapshot.rows, split))
-        rows = snapshot.rows
+        # The charts draw what the default board shows: no flagged entry, no figure reported on the Hub.
+        rows = [r for r in snapshot.rows if board.shown_kind(r, board.BoardView(split=split))]
         made = Extras(
             path, charts.per_embodiment(rows, split), charts.per_category(rows, split), charts.progress(rows, split)
         )

@@ -34,8 +34,10 @@ def build(services: Services, demo: gr.Blocks | None = None) -> LeaderboardTab:
             query = gr.Textbox(
                 label="Search", placeholder="model, organisation, 7B…", elem_id="board-search", scale=2, min_width=160
             )
+        # The three switches in one row, a phone included (``#board-toggles`` in space/theme.py): issue 15's
+        # flagged entries hidden and Hub-reported results left out by default, one click each.
+        with gr.Row(equal_height=True, elem_id="board-toggles"):
             best = gr.Checkbox(value=True, label="Best entry per model", elem_id="board-best", min_width=160)
-            # Issue 15: flagged entries hidden and Hub-reported results left out by default; one click each.
             hide_flagged = gr.Checkbox(value=True, label="Hide flagged", elem_id="board-hide-flagged", min_width=120)
             show_hub = gr.Checkbox(
                 value=False, label="Show Hub-reported results", elem_id="board-show-hub", min_width=160

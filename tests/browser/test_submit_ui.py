@@ -352,3 +352,44 @@ def test_about_example_files_are_plain_downloads(page_at, app: RunningApp, size)
     assert Path(got.value.path()).read_text().startswith("sample_id")
     examples.scroll_into_view_if_needed()
     seen(page, f"about-examples-{size[0]}")
+
+
+# -- issue 15: a public test entry declares how it was obtained --------------------------------------
+
+
+@SIZES
+def test_a_public_test_entry_is_asked_its_declarations_and_refused_without_them(page_at, app: RunningApp, files, size):
+    page = page_at(size)
+    user = f"declan{size[0]}"
+    sign_in(page, app.url, user)
+    tab(page, "Submit")
+    page.get_by_label("Test: hidden ground truth, for the leaderboard").check()
+    expect(page.locator("#declarations")).to_be_hidden()  # a private test score asks nothing
+    upload(page, "submit-file", files["test-4"])
+    expect(page.locator("#validation-report")).to_contain_text("You can submit this file", timeout=LONG_MS)
+    page.get_by_label("Publish on the leaderboard once a maintainer approves (test split only)").check()
+    box = page.locator("#declarations")
+    expect(box).to_be_visible()
+    expect(box).to_contain_text("Once a maintainer approves this entry, the Space opens a pull request")
+    fill_and_submit(page, f"Declan-{size[0]}")
+    receipt = page.locator("#submit-receipt")
+    expect(receipt).to_contain_text("missing: trained_on, test_images_beyond_inference, best_of", timeout=LONG_MS)
+    top_on_screen(page, "#submit-receipt")
+    seen(page, f"submit-declarations-missing-{size[0]}")
+    box.locator("#decl-trained").get_by_label("Yes, on the validation split").check()
+    box.locator("#decl-beyond").get_by_label("No", exact=True).check()
+    box.locator("#decl-best-of input").fill("3")
+    box.get_by_label("Share this result on the model's Hub page").check()
+    button = page.get_by_role("button", name="2 · Submit")
+    button.scroll_into_view_if_needed()
+    button.click()
+    expect(receipt).to_contain_text("Submitted:", timeout=LONG_MS)
+    submission_id = receipt.locator(".nt-id").inner_text().strip()
+    declared = service_of(app).registry.request(submission_id).declarations
+    assert declared is not None
+    assert (declared.trained_on, declared.test_images_beyond_inference, declared.best_of, declared.share_on_hub) == (
+        "validation",
+        False,
+        3,
+        True,
+    )

@@ -22,7 +22,7 @@ from tests.hardening.web import web_api
 VICTIM, ATTACKER = "eve", "mallory"
 VICTIM_EMAIL = "hidden-person@example.org"
 QUOTA = 3  # TEST_SUBMISSIONS_PER_DAY of the web tests' app
-CHANGES_NOTHING = ("reviews", "reported", "control")  # folders only maintainer actions write
+CHANGES_NOTHING = ("reviews", "reported", "control", "flags")  # folders only maintainer actions write
 
 
 def service_of(app: RunningApp) -> Leaderboard:

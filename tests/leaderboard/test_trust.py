@@ -193,3 +193,40 @@ def test_flag_and_unflag_from_the_command_line(environ, settings, files, capsys)
     assert main([*submitted, *declared], environ) == 0
     submission_id = capsys.readouterr().out.strip().splitlines()[-1]
     assert service.registry.request(submission_id).declarations.best_of == 3
+
+
+def test_submit_remote_sends_the_declarations_as_form_fields(monkeypatch, files, capsys):
+    import httpx
+
+    from leaderboard import remote
+    from leaderboard.cli import parser
+
+    sent: dict = {}
+
+    class Answer:
+        status_code = 200
+
+        @staticmethod
+        def json() -> dict:
+            return {"submission_id": "0123456789abcdef", "message": "Submitted."}
+
+    def post(url, headers, data, files, timeout):  # noqa: ANN001 (httpx.post's arguments)
+        sent.update(url=url, data=data)
+        return Answer()
+
+    monkeypatch.setattr(httpx, "post", post)
+    args = parser().parse_args(
+        ["submit-remote", str(files["test-noisy"]), "--space", "https://x.hf.space", "--split", "test", "--model", "M"]
+        + ["--publish", "--trained-on", "validation", "--test-images-beyond-inference", "no", "--best-of", "2"]
+        + ["--code-link", "https://github.com/x/y", "--share-on-hub"]
+    )
+    assert remote.submit_remote(args, "hf_token") == 0
+    assert sent["url"] == "https://x.hf.space/script-api/submit"
+    assert {k: sent["data"][k] for k in ("trained_on", "test_images_beyond_inference", "best_of", "code_link")} == {
+        "trained_on": "validation",
+        "test_images_beyond_inference": "no",
+        "best_of": "2",
+        "code_link": "https://github.com/x/y",
+    }
+    assert sent["data"]["share_on_hub"] == "yes" and sent["data"]["publish"] == "true"
+    assert capsys.readouterr().out.strip().endswith("0123456789abcdef")

@@ -156,7 +156,7 @@ def declarations_block(row: Row) -> str:
         return ""
     declared = row.get("declarations")
     if not isinstance(declared, Mapping):
-        note = "No declarations: this entry was submitted before they were asked."
+        note = "No declarations: this entry was submitted as a private score, or before they were asked."
         return f"<h3>Declared by the submitter</h3><p class='nt-small' id='entry-declarations'>{note}</p>"
     best_of = declared.get("best_of")
     runs = "a single run" if best_of == 1 else f"the best of {esc(best_of)} runs"

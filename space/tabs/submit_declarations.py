@@ -68,8 +68,7 @@ def build() -> DeclarationControls:
         best_of = gr.Number(
             value=None,
             label="Runs behind this file: 1 for a single run, n when it is the best of n runs",
-            minimum=1,
-            precision=0,
+            precision=0,  # no minimum: Gradio would refuse an empty box (sent as 0) before the service names it
             elem_id="decl-best-of",
         )
         share_on_hub = gr.Checkbox(value=False, label="Share this result on the model's Hub page", elem_id="decl-hub")
@@ -93,7 +92,7 @@ def answers(
         "trained_on": trained_on or None,
         "test_images_beyond_inference": beyond or None,
         "code_link": (code_link or "").strip() or None,
-        "best_of": None if best_of is None else int(best_of),
+        "best_of": int(best_of) if best_of else None,  # an empty box comes as None or 0: not answered
         "share_on_hub": bool(share_on_hub),
     }
     return {k: v for k, v in given.items() if v is not None}

@@ -101,6 +101,6 @@ def test_the_entry_page_says_the_flag_the_tries_the_declarations_and_the_pull_re
     assert "id='entry-hub-pr'" in html and 'href="https://huggingface.co/a/m/discussions/1"' in html
     unsafe = entry.entry_html({**ROWS[2], "hub_pr_url": "javascript:alert(1)"}, [])
     assert "entry-hub-pr" not in unsafe and "javascript" not in unsafe
-    assert "submitted before they were asked" in entry.entry_html(ROWS[4], [])
+    assert "or before they were asked" in entry.entry_html(ROWS[4], [])
     hub = entry.entry_html(ROWS[1], [])
     assert "reported on the Hub, not scored here" in hub and "Declared by the submitter" not in hub

@@ -21,6 +21,7 @@ TRAINED_ON = [
     ("Yes, on the test split's images", "test"),
 ]
 YES_NO = [("No", "no"), ("Yes", "yes")]
+BEST_OF_LABEL = "Runs behind this file: 1 for a single run, n when it is the best of n runs"
 INTRO = (
     "**Declarations** (required for a public test entry; shown on its entry page and used by the board's "
     "filters). Answer for the model and procedure behind this file."
@@ -38,7 +39,7 @@ class DeclarationControls:
     trained_on: gr.Radio
     beyond: gr.Radio
     code_link: gr.Textbox
-    best_of: gr.Number
+    best_of: gr.Textbox
     share_on_hub: gr.Checkbox
 
     @property
@@ -65,11 +66,8 @@ def build() -> DeclarationControls:
             max_length=MAX_LINK,
             elem_id="decl-code",
         )
-        best_of = gr.Number(
-            value=None,
-            label="Runs behind this file: 1 for a single run, n when it is the best of n runs",
-            precision=0,  # no minimum: Gradio would refuse an empty box (sent as 0) before the service names it
-            elem_id="decl-best-of",
+        best_of = gr.Textbox(  # text, not a number box: an empty one must read as "not answered", not as 0
+            label=BEST_OF_LABEL, placeholder="1", max_length=8, elem_id="decl-best-of"
         )
         share_on_hub = gr.Checkbox(value=False, label="Share this result on the model's Hub page", elem_id="decl-hub")
         gr.Markdown(HUB_HELP, elem_classes="nt-help")
@@ -92,7 +90,7 @@ def answers(
         "trained_on": trained_on or None,
         "test_images_beyond_inference": beyond or None,
         "code_link": (code_link or "").strip() or None,
-        "best_of": int(best_of) if best_of else None,  # an empty box comes as None or 0: not answered
+        "best_of": str(best_of or "").strip() or None,  # checked by the service (a whole number from 1)
         "share_on_hub": bool(share_on_hub),
     }
     return {k: v for k, v in given.items() if v is not None}

@@ -8,6 +8,8 @@ from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
+from space.tabs.submit_declarations import BEST_OF_LABEL
+
 LONG_MS = 90_000  # scoring in the background: a few seconds here, generous for a busy CI machine
 
 
@@ -67,7 +69,7 @@ def declare(page: Page, best_of: int = 1) -> None:
     expect(page.locator("#declarations")).to_be_visible()
     page.locator("#decl-trained").get_by_label("No", exact=True).check()
     page.locator("#decl-beyond").get_by_label("No", exact=True).check()
-    page.locator("#decl-best-of input").fill(str(best_of))
+    page.get_by_label(BEST_OF_LABEL).fill(str(best_of))
 
 
 def wait_finished(page: Page, submission_id: str) -> None:

@@ -17,6 +17,7 @@ from playwright.sync_api import Page, expect
 from leaderboard import Leaderboard, Settings
 from scoring import load_answer_key
 from scoring.examples import write_example
+from space.tabs.submit_declarations import BEST_OF_LABEL
 from tests.browser.conftest import MAINTAINER, SHOTS, RunningApp, shot
 from tests.browser.helpers import LONG_MS, scored, sign_in, upload
 from tests.hardening.web import web_api
@@ -378,7 +379,7 @@ def test_a_public_test_entry_is_asked_its_declarations_and_refused_without_them(
     seen(page, f"submit-declarations-missing-{size[0]}")
     box.locator("#decl-trained").get_by_label("Yes, on the validation split").check()
     box.locator("#decl-beyond").get_by_label("No", exact=True).check()
-    box.locator("#decl-best-of input").fill("3")
+    box.get_by_label(BEST_OF_LABEL).fill("3")
     box.get_by_label("Share this result on the model's Hub page").check()
     button = page.get_by_role("button", name="2 · Submit")
     button.scroll_into_view_if_needed()

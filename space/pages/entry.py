@@ -168,10 +168,9 @@ def declarations_block(row: Row) -> str:
         ("Prompt or inference code", code),
         ("Runs", runs),
     ]
-    rows = [[esc(k), v] for k, v in pairs]
-    return "<h3>Declared by the submitter</h3>" + table(
-        ["Question", "Answer"], rows, css="nt-table nt-facts nt-declared", element_id="entry-declarations"
-    )
+    # A list of pairs, not a table: the answers (a long code link) wrap on a phone instead of running off it.
+    items = "".join(f"<dt>{esc(k)}</dt><dd>{v}</dd>" for k, v in pairs)
+    return f"<h3>Declared by the submitter</h3><dl class='nt-declared' id='entry-declarations'>{items}</dl>"
 
 
 def hub_pr_block(row: Row) -> str:

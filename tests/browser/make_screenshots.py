@@ -150,16 +150,18 @@ def hub_pr_link(home: Path) -> None:
     from leaderboard.table import TABLE_PATH, table_bytes
 
     results = LocalStorage(home / "results")
-    for _ in range(300):  # the worker's first publish, at start
-        if (data := results.read(TABLE_PATH)) and MODELS[0][0].encode() in data:
-            break
+
+    def rows() -> list[dict]:
+        return [json.loads(line) for line in (results.read(TABLE_PATH) or b"").decode().splitlines() if line]
+
+    # The app's worker publishes once at start and would undo an earlier patch: keep it for 20 s.
+    for _ in range(100):
+        table = rows()
+        if not any(r.get("hub_pr_url") for r in table):
+            for row in table:
+                row["hub_pr_url"] = HUB_PR if row.get("model") == MODELS[0][0] else row.get("hub_pr_url")
+            results.commit({TABLE_PATH: table_bytes(table)}, message="the Hub pull request of the first model")
         time.sleep(0.2)
-    rows = [json.loads(line) for line in (results.read(TABLE_PATH) or b"").decode().splitlines() if line]
-    if any(r.get("hub_pr_url") for r in rows):
-        return
-    for row in rows:
-        row["hub_pr_url"] = HUB_PR if row.get("model") == MODELS[0][0] else row.get("hub_pr_url")
-    results.commit({TABLE_PATH: table_bytes(rows)}, message="the Hub pull request of the first model")
 
 
 LAPTOP = {"width": 1440, "height": 900}

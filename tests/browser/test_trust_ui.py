@@ -210,8 +210,8 @@ def test_the_entry_page_shows_the_tries_the_declarations_and_the_hub_pull_reques
         ("Prompt or inference code", "https://github.com/lab/clean-vlm"),
         ("Runs", "a single run"),
     ):
-        expect(declared.locator("tr", has_text=question)).to_contain_text(answer)
-    in_view(page, declared, size)
+        expect(declared.locator("dt", has_text=question).locator("xpath=following-sibling::dd[1]")).to_have_text(answer)
+    in_view(page, declared, size)  # the long code link wraps: nothing runs off a phone's screen
     pr = page.locator("#entry-hub-pr a")
     expect(pr).to_have_attribute("href", PR)
     pr.scroll_into_view_if_needed()

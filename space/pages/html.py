@@ -170,7 +170,8 @@ TRUST_CSS = """
 .nt-row-flagged td { background: rgba(239, 68, 68, 0.06); }
 .nt-flag-box { border-left: 4px solid #dc2626; background: rgba(239, 68, 68, 0.08); padding: 8px 12px;
   margin: 8px 0 12px; border-radius: 4px; }
-.nt-declared { display: grid; grid-template-columns: minmax(7rem, 40%) minmax(0, 1fr); gap: 4px 14px; margin: 4px 0 12px; }
+.nt-declared { display: grid; grid-template-columns: minmax(7rem, 40%) minmax(0, 1fr); gap: 4px 14px;
+  margin: 4px 0 12px; }
 .nt-declared dt { font-weight: 600; margin: 0; }
 .nt-declared dd { margin: 0; overflow-wrap: anywhere; min-width: 0; }
 #entry-hub-pr { margin: 8px 0 12px; }

@@ -51,11 +51,12 @@ class Flag:
         kind_text = str(kind or "").strip().lower()
         if kind_text not in KINDS:
             raise InvalidAction(f"flag kind {quoted(kind_text)}: expected one of {', '.join(KINDS)}")
-        reason = " ".join(str(reason or "").split())
+        text = str(reason or "")
+        if len(text) > MAX_REASON:  # before any work on it
+            raise InvalidAction(f"the flag's reason has {len(text)} characters: expected at most {MAX_REASON}")
+        reason = " ".join(text.split())
         if not reason:
             raise InvalidAction("a flag needs a reason: readers see it on the board and the entry page")
-        if len(reason) > MAX_REASON:
-            raise InvalidAction(f"the flag's reason has {len(reason)} characters: expected at most {MAX_REASON}")
         try:
             checked_link_ = checked_link("link", link or None)
         except Rejected as error:

@@ -141,8 +141,8 @@ def test_flagged_entries_are_hidden_by_default_and_one_click_shows_them_with_the
     assert models(page)[0] == "Tuned-VLM"
     assert address(page).get("flagged") == ["1"]
     shot(page, f"trust-board-flagged-{size['width']}")
-    page.reload()  # the address keeps the choice
-    expect(page.locator("#leaderboard-table tbody tr", has_text="Tuned-VLM")).to_be_visible()
+    page.reload()  # the address keeps the choice (a fresh page load: the same wait as the fixture's first one)
+    expect(page.locator("#leaderboard-table tbody tr", has_text="Tuned-VLM")).to_be_visible(timeout=30_000)
     expect(page.get_by_label("Hide flagged")).not_to_be_checked()
 
 

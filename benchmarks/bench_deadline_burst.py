@@ -54,6 +54,7 @@ from tests.hub.quota_service import quota_service  # noqa: E402
 from tests.hub.server import LocalHub  # noqa: E402
 from tests.hub.service_checks import job_history  # noqa: E402
 from tests.hub.service_on_hub import ANSWER_KEY, REQUESTS, RESULTS, seed_datasets  # noqa: E402
+from tests.service_fixtures import DECLARED  # noqa: E402
 
 SCORE_INTERVAL_S = 60.0  # the Space's default (Settings.score_interval_s), before scaling
 
@@ -107,7 +108,7 @@ def run(args: argparse.Namespace, folder: Path, patch: pytest.MonkeyPatch) -> in
             while True:
                 try:
                     receipt = service.submit(path, split=split, user=f"author{n}", metadata={"model": f"model-{n}"},
-                                             publish=True)  # fmt: skip
+                                             publish=True, declarations=DECLARED)  # fmt: skip
                 except CommitLimitReached as refused:  # a person reads the time and comes back then
                     _note(describe(refused), shown, leaked, lock)
                     time.sleep(max(0.05, refused.retry_at - time.time()))

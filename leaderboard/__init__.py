@@ -4,7 +4,9 @@ Python API (what the Gradio app calls)::
 
     from leaderboard import Leaderboard, Settings
     service = Leaderboard(Settings.from_env())
-    receipt = service.submit("pred.tsv", split="test", user="alice", metadata={"model": "M"}, publish=True)
+    declared = {"trained_on": "none", "test_images_beyond_inference": "no", "best_of": 1}  # a public test entry's
+    receipt = service.submit("pred.tsv", split="test", user="alice", metadata={"model": "M"}, publish=True,
+                             declarations=declared)
     service.worker.drain()            # the APScheduler job (see leaderboard.scheduler)
     service.status(receipt.submission_id, user="alice").status
 

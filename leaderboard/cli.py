@@ -16,7 +16,9 @@ from collections.abc import Mapping, Sequence
 import leaderboard.commands as commands
 import leaderboard.remote as remote
 from leaderboard.config import Settings, SettingsError
+from leaderboard.declarations import TRAINED_ON
 from leaderboard.errors import LeaderboardError, NotAuthorised, QuotaExceeded, Rejected
+from leaderboard.flags import KINDS
 from leaderboard.records import SPLITS
 from leaderboard.release import ReleasePolicy
 from leaderboard.service import Leaderboard
@@ -77,6 +79,7 @@ def _submitter_commands(subparsers: argparse._SubParsersAction) -> None:
     submit.add_argument("--open-weights", choices=("yes", "no"))
     submit.add_argument("--parameters", metavar="COUNT", help="parameter count, e.g. 7B or 500M")
     submit.add_argument("--publish", action="store_true", help="ask for a public row (after a maintainer approves)")
+    _declaration_flags(submit)
     submit.set_defaults(run=commands.submit)
 
     remote_ = subparsers.add_parser(
@@ -114,6 +117,26 @@ def _submitter_commands(subparsers: argparse._SubParsersAction) -> None:
         command.set_defaults(run=getattr(commands, name))
 
 
+def _declaration_flags(submit: argparse.ArgumentParser) -> None:
+    """What a public test entry declares (leaderboard/declarations.py); required with --publish on the test split."""
+    group = submit.add_argument_group("declarations (required for a public test submission)")
+    group.add_argument(
+        "--trained-on", choices=TRAINED_ON, help="NaviTrace data the model was trained or tuned on (none if none)"
+    )
+    group.add_argument(
+        "--test-images-beyond-inference",
+        choices=("yes", "no"),
+        help="whether the test images were used in any way beyond running the model on them",
+    )
+    group.add_argument("--code-link", metavar="URL", help="the prompt or inference code")
+    group.add_argument("--best-of", metavar="N", help="1 for a single run; n when the file is the best of n runs")
+    group.add_argument(
+        "--share-on-hub",
+        action="store_true",
+        help="once approved, open a pull request on the model's Hub repo adding this result",
+    )
+
+
 def _review_commands(subparsers: argparse._SubParsersAction) -> None:
     helps = {"approve": "publish a submission", "hide": "take a row off the table", "unhide": "put it back"}
     for name, help_text in helps.items():
@@ -125,6 +148,16 @@ def _review_commands(subparsers: argparse._SubParsersAction) -> None:
     reject.add_argument("submission_id", metavar="ID")
     reject.add_argument("--reason", required=True, metavar="TEXT")
     reject.set_defaults(run=commands.reject)
+
+    flag_ = _by(subparsers.add_parser("flag", help="flag an entry, with a reason and a link to the evidence"))
+    flag_.add_argument("submission_id", metavar="ID")
+    flag_.add_argument("--kind", required=True, choices=KINDS)
+    flag_.add_argument("--reason", required=True, metavar="TEXT", help="shown on the board and the entry page")
+    flag_.add_argument("--link", metavar="URL", help="where the evidence is (a discussion, an issue)")
+    flag_.set_defaults(run=commands.flag)
+    unflag = _by(subparsers.add_parser("unflag", help="remove an entry's flag"))
+    unflag.add_argument("submission_id", metavar="ID")
+    unflag.set_defaults(run=commands.unflag)
 
     edit = _by(subparsers.add_parser("edit", help="change a submission's metadata"))
     edit.add_argument("submission_id", metavar="ID")

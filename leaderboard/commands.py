@@ -46,7 +46,14 @@ def submit(service: Leaderboard, args: argparse.Namespace) -> int:
         "open_weights": args.open_weights,
         "parameters_b": args.parameters,
     }
-    receipt = service.submit(args.file, split=args.split, user=args.user, metadata=metadata, publish=args.publish)
+    receipt = service.submit(
+        args.file,
+        split=args.split,
+        user=args.user,
+        metadata=metadata,
+        publish=args.publish,
+        declarations=declarations(args),
+    )
     for line in receipt.report.lines():
         print(line)
     if receipt.duplicate:
@@ -55,6 +62,25 @@ def submit(service: Leaderboard, args: argparse.Namespace) -> int:
         print(f"test submissions left in the rolling 24 hours: {receipt.quota_left}")
     print(receipt.submission_id)
     return 0
+
+
+# ``submit``'s declaration flags and the fields they set (``submit-remote`` sends them as form fields).
+DECLARATION_FLAGS = {
+    "trained_on": "trained_on",
+    "test_images_beyond_inference": "test_images_beyond_inference",
+    "code_link": "code_link",
+    "best_of": "best_of",
+}
+
+
+def declarations(args: argparse.Namespace) -> dict[str, object]:
+    """The declarations given on the command line (missing ones are named by the service when required)."""
+    given: dict[str, object] = {
+        field: getattr(args, flag) for flag, field in DECLARATION_FLAGS.items() if getattr(args, flag) is not None
+    }
+    if args.share_on_hub:
+        given["share_on_hub"] = True
+    return given
 
 
 def example(service: Leaderboard, args: argparse.Namespace) -> int:
@@ -108,6 +134,18 @@ def moderate(service: Leaderboard, args: argparse.Namespace) -> int:
 def reject(service: Leaderboard, args: argparse.Namespace) -> int:
     review = service.reject(args.submission_id, by=args.by, reason=args.reason)
     print(f"{args.submission_id}: {review.decision} ({terminal_safe(review.reason or '')})")
+    return 0
+
+
+def flag(service: Leaderboard, args: argparse.Namespace) -> int:
+    flagged = service.flag(args.submission_id, by=args.by, kind=args.kind, reason=args.reason, link=args.link)
+    print(f"{args.submission_id}: flagged {flagged.kind} ({terminal_safe(flagged.reason)})")
+    return 0
+
+
+def unflag(service: Leaderboard, args: argparse.Namespace) -> int:
+    removed = service.unflag(args.submission_id, by=args.by)
+    print(f"{args.submission_id}: {'unflagged' if removed else 'had no flag'}")
     return 0
 
 

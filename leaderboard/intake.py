@@ -24,7 +24,7 @@ import hashlib
 import logging
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -32,6 +32,7 @@ import leaderboard.audit as audit
 from leaderboard.answer_keys import AnswerKeys
 from leaderboard.budget import check_daily_budget, check_job_cost
 from leaderboard.config import Settings
+from leaderboard.declarations import Declarations
 from leaderboard.errors import QuotaExceeded, Rejected
 from leaderboard.locks import process_lock
 from leaderboard.metadata import Metadata, look_alike_key, quoted
@@ -102,9 +103,17 @@ class Intake:
         return checked_upload(data, split, self.keys)
 
     def submit(
-        self, data: bytes, filename: str, split: str, user: str, metadata: Metadata, publish: bool = False
+        self,
+        data: bytes,
+        filename: str,
+        split: str,
+        user: str,
+        metadata: Metadata,
+        publish: bool = False,
+        declarations: Declarations | Mapping[str, object] | None = None,
     ) -> Receipt:
         user = check_user(user)
+        declared = checked_declarations(declarations, split, publish)
         report, cost = self._checked(data, split)
         check_job_cost(self.settings, cost, report.n_valid)
         split = Split(split)
@@ -135,6 +144,7 @@ class Intake:
                 metadata=metadata,
                 report=report.as_dict(),
                 cost=cost,
+                declarations=declared,
             )
             self._store(request, data, now)
             return self._receipt(request, mine, now)
@@ -206,6 +216,29 @@ def submission_id_for(user: str, split: str, digest: str, earlier: int) -> str:
     """
     key = f"{user.casefold()}\n{split}\n{digest}\n{earlier}".encode()
     return hashlib.sha256(key).hexdigest()[:ID_LENGTH]
+
+
+# The answers a public test entry cannot go without; ``code_link`` is asked too, but a closed model may have none.
+REQUIRED_DECLARATIONS = ("trained_on", "test_images_beyond_inference", "best_of")
+
+
+def checked_declarations(
+    values: Declarations | Mapping[str, object] | None, split: str, publish: bool
+) -> Declarations | None:
+    """The declarations to store: required (every answer of ``REQUIRED_DECLARATIONS``) for a test submission
+    asking to be published, kept otherwise only when some answer was given; ``Rejected`` names what is missing."""
+    if isinstance(values, Declarations):
+        return values
+    given = {k: v for k, v in (values or {}).items() if v is not None and v != ""}
+    if split == Split.TEST and publish:
+        missing = [name for name in REQUIRED_DECLARATIONS if name not in given]
+        if missing:
+            raise Rejected(
+                f"a public test submission needs its declarations; missing: {', '.join(missing)} "
+                "(trained_on: none, validation or test; test_images_beyond_inference: yes or no; "
+                "best_of: 1 for a single run, n for the best of n runs)"
+            )
+    return Declarations.parse(given) if given else None
 
 
 def check_user(user: str | None) -> str:

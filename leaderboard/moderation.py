@@ -1,4 +1,4 @@
-"""Maintainer actions: approve, reject, hide, unhide, edit metadata, rescore, reported rows.
+"""Maintainer actions: approve, reject, hide, unhide, edit metadata, rescore, reported rows, flags.
 
 Every action is checked against ``MAINTAINERS`` here, on the server side, whatever the UI shows,
 and lands in the audit log in the same commit as the change (who, what, when, before/after).
@@ -17,6 +17,7 @@ from dataclasses import replace
 import leaderboard.audit as audit
 from leaderboard.config import Settings
 from leaderboard.errors import InvalidAction, NotAuthorised, NotFound, Rejected
+from leaderboard.flags import Flag
 from leaderboard.locks import process_lock
 from leaderboard.metadata import Metadata
 from leaderboard.records import (
@@ -30,6 +31,7 @@ from leaderboard.records import (
     Reported,
     Review,
     dump,
+    flag_path,
     iso,
     reported_path,
     review_path,
@@ -124,6 +126,37 @@ class Moderation:
         log.info("%s: %s %s", by, action, submission_id)
         self.publisher.sync()
         return after
+
+    def flag(self, submission_id: str, by: str, kind: str, reason: str, link: str | None = None) -> Flag:
+        """Flag an entry with the evidence (``flags.Flag.checked``); flagging it again replaces the flag."""
+        by = self.require_maintainer(by)
+        with process_lock(self.settings.locks_folder, "moderation"):
+            self.registry.request(submission_id)  # NotFound for an unknown id
+            before = self.store.read(flag_path(submission_id))
+            now = self.clock()
+            flag = Flag.checked(submission_id, kind, reason, link, iso(now), by)
+            old = Flag.from_bytes(before) if before else None
+            if old is not None and (old.kind, old.reason, old.link) == (flag.kind, flag.reason, flag.link):
+                return old  # the same flag again: nothing to write
+            path, data = audit.entry_file(by, "flag", submission_id, now, old and old.to_dict(), flag.to_dict())
+            self.store.commit({flag_path(submission_id): flag.to_bytes(), path: data}, message=f"flag {submission_id}")
+        log.info("%s: flag %s (%s)", by, submission_id, flag.kind)
+        self.publisher.sync()
+        return flag
+
+    def unflag(self, submission_id: str, by: str) -> bool:
+        """Remove an entry's flag; False when it had none (nothing written)."""
+        by = self.require_maintainer(by)
+        with process_lock(self.settings.locks_folder, "moderation"):
+            self.registry.request(submission_id)
+            before = self.store.read(flag_path(submission_id))
+            if before is None:
+                return False
+            path, data = audit.entry_file(by, "unflag", submission_id, self.clock(), json.loads(before), None)
+            self.store.commit({path: data}, deletes=[flag_path(submission_id)], message=f"unflag {submission_id}")
+        log.info("%s: unflag %s", by, submission_id)
+        self.publisher.sync()
+        return True
 
     def rescore(self, by: str, note: str | None = None) -> int:
         """Queue every scored or failed submission again (after a scorer or answer-key change).

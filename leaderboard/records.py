@@ -14,6 +14,7 @@ path                               written by             holds
 ``reviews/{id}.json``              maintainers            approved/rejected, reason, hidden, edits
 ``owner/{id}.json``                the submitter          their later choice: published or withdrawn
 ``reported/{rid}.json``            maintainers            a published figure shown as a reported row
+``flags/{id}.json``                maintainers            a flag with its evidence (leaderboard/flags.py)
 ``control/rescore.json``           maintainers            the rescore generation
 ``audit/{yyyy-mm}/{stamp}.json``   everyone, append-only  who did what, when, before/after
 =================================  =====================  ============================================
@@ -104,6 +105,10 @@ def owner_path(submission_id: str) -> str:
 
 def reported_path(row_id: str) -> str:
     return f"reported/{row_id}.json"
+
+
+def flag_path(submission_id: str) -> str:
+    return f"flags/{submission_id}.json"
 
 
 RESCORE_PATH = "control/rescore.json"

@@ -16,6 +16,7 @@ import argparse
 import json
 from pathlib import Path
 
+from leaderboard.commands import declarations
 from leaderboard.errors import LeaderboardError, Rejected
 
 PATH = "/script-api/submit"  # space.guard.SCRIPT_SUBMIT: the contract between this client and the Space
@@ -48,6 +49,8 @@ def submit_remote(args: argparse.Namespace, token: str | None) -> int:
         raise Rejected(f"{path}: no such file")
     form = {"split": args.split, "publish": "true" if args.publish else "false"}
     form |= {field: str(getattr(args, flag)) for flag, field in FIELDS.items() if getattr(args, flag) is not None}
+    # The declarations, under the same names as form fields (a yes/no as "yes", as the Space reads it).
+    form |= {field: "yes" if value is True else str(value) for field, value in declarations(args).items()}
     url = args.space.rstrip("/") + PATH
     try:
         with path.open("rb") as body:

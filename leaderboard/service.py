@@ -26,8 +26,10 @@ from leaderboard.answer_keys import AnswerKeys
 from leaderboard.commit_budget import BudgetState
 from leaderboard.config import Settings
 from leaderboard.copies import read_copy
+from leaderboard.declarations import Declarations
 from leaderboard.errors import InvalidAction, NotAuthorised, NotFound, Rejected
 from leaderboard.fairness import QueuePosition, position
+from leaderboard.flags import Flag
 from leaderboard.intake import Intake, Quota, Receipt, check_user
 from leaderboard.metadata import Metadata
 from leaderboard.moderation import Moderation
@@ -131,11 +133,14 @@ class Leaderboard:
         metadata: Metadata | Mapping[str, object],
         publish: bool = False,
         filename: str | None = None,
+        declarations: Declarations | Mapping[str, object] | None = None,
     ) -> Receipt:
-        """Validate, dedupe, check the quota, store durably; the receipt carries the id and the report."""
+        """Validate, dedupe, check the quota, store durably; the receipt carries the id and the report.
+
+        ``declarations`` (``leaderboard/declarations.py``) are required for a test submission with ``publish``."""
         meta = metadata if isinstance(metadata, Metadata) else Metadata.parse(metadata)
         name = filename or (Path(file).name if isinstance(file, str | Path) else getattr(file, "name", ""))
-        return self.intake.submit(_read(file), str(name), split, user, meta, publish)
+        return self.intake.submit(_read(file), str(name), split, user, meta, publish, declarations)
 
     def status(self, submission_id: str, user: str | None = None) -> SubmissionView:
         """The submission's state. ``user=None`` is the trusted caller (the maintainer CLI)."""
@@ -259,6 +264,14 @@ class Leaderboard:
 
     def edit(self, submission_id: str, by: str, changes: Mapping[str, object]) -> Review:
         return self.moderation.edit(submission_id.strip(), by, changes)
+
+    def flag(self, submission_id: str, by: str, kind: str, reason: str, link: str | None = None) -> Flag:
+        """Flag an entry (contamination, unverified, duplicate, other) with a reason and a link to the evidence."""
+        return self.moderation.flag(submission_id.strip(), by, kind, reason, link)
+
+    def unflag(self, submission_id: str, by: str) -> bool:
+        """Remove an entry's flag; False when it had none."""
+        return self.moderation.unflag(submission_id.strip(), by)
 
     def rescore(self, by: str, note: str | None = None) -> int:
         """Queue every scored submission again; the worker rescores them with the current key and scorer."""

@@ -16,6 +16,8 @@ from __future__ import annotations
 import json
 import logging
 
+from leaderboard.disclosure_counts import Tries, tries
+from leaderboard.flags import Flag, read_flags
 from leaderboard.hub_eval import pr_urls
 from leaderboard.hub_eval_board import hub_rows
 from leaderboard.records import FAILED, SPLITS, Reported, Split
@@ -48,6 +50,12 @@ COLUMNS = (
     "submitted_at",
     "source",  # where a reported figure was published
     *CI_COLUMNS,  # 95% scene-bootstrap intervals, rank range (leaderboard/uncertainty.py); None without rows
+    # Issue 15: the tries behind an entry (leaderboard/disclosure_counts.py), a maintainer's flag with its
+    # evidence (leaderboard/flags.py), the submitter's declarations (without the share_on_hub permission).
+    "submissions_model",
+    "submissions_total",
+    "flag",
+    "declarations",
     "hub_pr_url",  # the eval-results pull request opened on the model's Hub repo (leaderboard/hub_eval.py)
 )
 
@@ -87,8 +95,12 @@ def reported_row(reported: Reported) -> dict[str, object]:
     )
 
 
-def submission_row(entry: Entry, summary: Summary) -> dict[str, object]:
+def submission_row(
+    entry: Entry, summary: Summary, counts: Tries | None = None, flag: Flag | None = None
+) -> dict[str, object]:
     metadata = entry.metadata.public()
+    declared = entry.request.declarations
+    test = entry.request.split == Split.TEST
     return _row(
         submission_id=entry.submission_id,
         kind="submission",
@@ -96,6 +108,10 @@ def submission_row(entry: Entry, summary: Summary) -> dict[str, object]:
         submitted_at=entry.request.created_at[:10],
         **metadata,
         **{k: v for k, v in summary.to_dict().items() if k in SUMMARY_COLUMNS},
+        submissions_model=counts.model if counts and test else None,
+        submissions_total=counts.total if counts and test else None,
+        flag=flag.public() if flag else None,
+        declarations={k: v for k, v in declared.to_dict().items() if k != "share_on_hub"} if declared else None,
     )
 
 
@@ -105,14 +121,17 @@ def public_rows(registry: Registry, totals: TotalsCache | None = None) -> list[d
     totals = totals or TotalsCache(registry.store)
     rows, scene_totals = [], {}
     pull_requests = pr_urls(registry.store)
-    for entry in registry.entries():
+    entries = registry.entries()
+    counts, flags = tries(entries), read_flags(registry.store)
+    for entry in entries:
         if not entry.public or entry.job.status == FAILED:
             continue
         if not is_released(registry.store, entry.submission_id):  # withheld under the ladder policy (release.py)
             continue
         summary = read_summary(registry.store, entry.submission_id)
         if summary is not None:
-            rows.append(submission_row(entry, summary) | {"hub_pr_url": pull_requests.get(entry.submission_id)})
+            row = submission_row(entry, summary, counts[entry.submission_id], flags.get(entry.submission_id))
+            rows.append(row | {"hub_pr_url": pull_requests.get(entry.submission_id)})
             version = (entry.job.generation, entry.job.finished_at, summary)  # a rescore makes a new one
             found = totals.get(entry.submission_id, version)
             if found is not None:
@@ -194,6 +213,16 @@ service; do not edit by hand (the next update rewrites it).
   These three are empty (null) for reported and baseline rows, which have no per-row scores, and
   for any figure withheld because too few valid rows stand behind it.
 - `hub_pr_url`: the pull request that proposed the entry's result to its model repo on the Hub.
+
+- `submissions_model`, `submissions_total`: how many test-split submissions the entry's submitter
+  made for this model (names compared case- and look-alike-insensitively) and in all, every submission
+  counted except those cancelled before scoring; a re-sent file counts once, and withdrawing an entry or
+  choosing another as the public one changes no count. Empty for validation, reported and baseline rows.
+- `flag`: empty, or a maintainer's flag: `kind` (contamination, unverified, duplicate, other), `reason`,
+  `link` (where the evidence is) and `flagged_at`. A flagged row stays in the table.
+- `declarations`: what the submitter declared for a public test entry: `trained_on` (NaviTrace data the
+  model was trained or tuned on: none, validation, test), `test_images_beyond_inference`, `code_link`
+  (the prompt or inference code), `best_of` (1: a single run; n: the best of n runs).
 
 Only aggregates are published: per-row test scores and contact details stay private.
 """

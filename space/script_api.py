@@ -21,6 +21,7 @@ same messages, as JSON. The answer never echoes the token.
 from __future__ import annotations
 
 import logging
+from dataclasses import fields as fields_of
 from typing import Any
 
 import anyio
@@ -31,6 +32,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from leaderboard import Rejected
+from leaderboard.declarations import Declarations
 from leaderboard.errors import QuotaExceeded
 from leaderboard.records import Split
 from space.errors import describe
@@ -41,11 +43,12 @@ from space.tokens import HubUnavailable, TokenRefused, TooManyLookups, WhoAmI, h
 log = logging.getLogger(__name__)
 
 AT_ONCE = 2  # submissions read and checked at once (a 64 MB file costs ~1.2 GB): as the Submit tab's checks
-MAX_FIELDS = 16  # the metadata fields, split, publish, file: a form with more is not ours
+MAX_FIELDS = 24  # the metadata fields, the declarations, split, publish, file: a form with more is not ours
 MAX_FIELD_BYTES = 8 * 1024  # one text field (the longest, the description, is far shorter)
 IGNORED = ("user", "username")  # who submits is the token's, never the form's
 TRUE = ("1", "true", "yes", "on")
 FALSE = ("", "0", "false", "no", "off")
+DECLARATION_FIELDS = tuple(f.name for f in fields_of(Declarations))
 HOW = "send your Hugging Face token as the header 'Authorization: Bearer hf_…' (a read token is enough)"
 
 
@@ -112,6 +115,8 @@ class ScriptSubmit:
         if publish_text not in TRUE + FALSE:
             return _refuse(400, f"Not submitted: publish={publish_text[:20]!r}: expected true or false.")
         publish = publish_text in TRUE and split == Split.TEST  # as on the Submit tab: validation stays private
+        # The declarations' fields (required for a public test submission; the service names what is missing).
+        declared = {k: str(fields.pop(k)) for k in DECLARATION_FIELDS if k in fields}
         metadata = {k: v for k, v in fields.items() if k not in IGNORED}
         data = await upload.read()
         service = self.services.leaderboard
@@ -125,6 +130,7 @@ class ScriptSubmit:
                 metadata=metadata,
                 publish=publish,
                 filename=upload.filename or "upload.tsv",
+                declarations=declared,
             )
 
         try:

@@ -118,6 +118,12 @@ CSS = """
   #identity form { flex-wrap: wrap; }
   #board-controls { gap: 6px !important; }
   #board-columns { display: none !important; }
+  /* The board's three switches (issue 15 added two) as words side by side, wrapping: two short lines. */
+  #board-toggles, #board-toggles .form { flex-wrap: wrap !important; gap: 0 12px !important; }
+  #board-toggles .form { background: var(--block-background-fill) !important; }
+  #board-toggles .block { min-width: 0 !important; flex: 0 1 auto !important; width: auto !important;
+    padding: 0 6px !important; }
+  #board-toggles label { font-size: 0.82rem; white-space: nowrap; line-height: 1.15; }
   #board-controls > div { min-width: 100% !important; }
   #nt-header h1 { font-size: 1.35rem; }
   #nt-header p { font-size: 0.85rem; margin: 2px 0; }

@@ -1,4 +1,4 @@
-"""The public leaderboard as people see it: rank, search, filters, sort, column groups, HTML and CSV.
+"""The public leaderboard as people see it: rank, search, filters, sort, column groups, HTML (the CSV: board_csv).
 
 Pure functions over the public rows (``Leaderboard.public_table()``, see ``table.COLUMNS``); no
 gradio. Only public columns are read, so nothing private can reach the page or the CSV.
@@ -8,13 +8,9 @@ always shown and never ranked. By default each model shows once, with its best e
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from scoring.aggregate import METADATA_FIELDS
-from scoring.evaluate import spreadsheet_safe
 from scoring.penalty_table import EMBODIMENTS
 from space.pages.board_columns import (
     GROUP_CATEGORY,
@@ -37,6 +33,7 @@ SORTS = ("Score", "Valid-only score", "Coverage", "Date", "Model", *EMBODIMENTS)
 LEGACY_SORTS = {"Score": "score", "Valid-only score": "valid", "Coverage": "coverage", "Date": "date", "Model": "model"}
 LEGACY_SORTS.update({e: f"emb:{e}" for e in EMBODIMENTS})
 
+UNRANKED = ("baseline", "hub")  # the reference line, and figures reported on the Hub (not scored here)
 MAX_QUERY = 200  # characters of a search the board reads
 MAX_WORDS = 8  # distinct words of a search it matches
 MAX_ORGANISATION = 100  # characters of the organisation filter
@@ -50,9 +47,16 @@ class Filters:
     params_min: float | None = None  # billions, inclusive; entries without a count drop out when set
     params_max: float | None = None
     organization: str = ""  # a part of the organisation's name, any case
+    not_trained: bool = False  # only entries declaring no training or tuning on NaviTrace data
+    single_run: bool = False  # only entries declaring a single run (not the best of n)
 
     def keep(self, row: Row) -> bool:
         if self.open_weights and row.get("open_weights") is not True:
+            return False
+        declared = _dict(row.get("declarations"))  # rows without declarations drop out of these two filters
+        if self.not_trained and declared.get("trained_on") != "none":
+            return False
+        if self.single_run and declared.get("best_of") != 1:
             return False
         if self.params_min is not None or self.params_max is not None:
             count = row.get("parameters_b")
@@ -78,6 +82,8 @@ class BoardView:
     descending: bool | None = None  # None: the column's natural order (numbers high first, names A to Z)
     best_only: bool = True  # one row per model: its best entry
     filters: Filters = field(default_factory=Filters)
+    hide_flagged: bool = True  # flagged entries (leaderboard/flags.py) off the board until one click shows them
+    show_hub: bool = False  # rows reported on the Hub, not scored here: off until one click shows them
 
     @property
     def sort_column(self) -> str:
@@ -108,7 +114,7 @@ def ranked(rows: Iterable[Row], split: str) -> list[dict[str, object]]:
     mine.sort(key=lambda r: (r.get("score") is None, -_float(r.get("score")), str(r.get("submitted_at") or "")))
     rank, previous, seen = 0, None, 0
     for row in mine:
-        if row.get("kind") == "baseline":
+        if row.get("kind") in UNRANKED:
             row["rank"] = None
             continue
         seen += 1
@@ -142,7 +148,7 @@ def select(rows: Iterable[Row], view: BoardView) -> list[dict[str, object]]:
     Ranks count the entries the reader can see without a search or a filter: searching for a model
     shows its place on the whole board, not 1.
     """
-    mine = [r for r in rows if r.get("split") == view.split]
+    mine = [r for r in rows if r.get("split") == view.split and shown_kind(r, view)]
     found = ranked(best_per_model(ranked(mine, view.split)) if view.best_only else mine, view.split)
     words = query_words(view.query)
     found = [
@@ -159,6 +165,18 @@ def select(rows: Iterable[Row], view: BoardView) -> list[dict[str, object]]:
     else:
         present = sorted(present, key=key)
     return present + absent
+
+
+def shown_kind(row: Row, view: BoardView) -> bool:
+    """Whether the two default-on switches let ``row`` through: flagged entries and Hub-reported rows are
+    left out before ranking, so a flagged entry takes no rank from the others while it is hidden."""
+    if row.get("kind") == "hub":
+        return view.show_hub
+    return not (view.hide_flagged and is_flagged(row))
+
+
+def is_flagged(row: Row) -> bool:
+    return isinstance(row.get("flag"), Mapping)
 
 
 def query_words(query: str) -> list[str]:
@@ -189,7 +207,7 @@ def render(rows: Iterable[Row], view: BoardView) -> str:
         [c.header for c in cols],
         [[c.cell(r) for c in cols] for r in shown],
         css="nt-table nt-board",
-        row_classes=[f"nt-row-{esc(r.get('kind'))}" for r in shown],
+        row_classes=[f"nt-row-{esc(r.get('kind'))}{' nt-row-flagged' if is_flagged(r) else ''}" for r in shown],
         header_titles=[c.tip for c in cols],
         numeric=[c.numeric for c in cols],
         column_classes=[c.css for c in cols],
@@ -215,6 +233,24 @@ def summary_line(rows: Iterable[Row], view: BoardView | str) -> str:
     "No entry matches 'x'." (and no best score then).
     """
     view = BoardView(split=view) if isinstance(view, str) else view
+    rows = list(rows)
+    return _summary(rows, view) + _hidden_note(rows, view)
+
+
+def _hidden_note(rows: list[Row], view: BoardView) -> str:
+    """What the two switches keep off the board, said so that nobody misses it."""
+    mine = [r for r in rows if r.get("split") == view.split]
+    flagged = sum(is_flagged(r) for r in mine) if view.hide_flagged else 0
+    hub = sum(r.get("kind") == "hub" for r in mine) if not view.show_hub else 0
+    notes = []
+    if flagged:
+        notes.append(f"{flagged} flagged {('entry', 'entries')[flagged != 1]} hidden (untick Hide flagged)")
+    if hub:
+        notes.append(f"{hub} Hub-reported {('result', 'results')[hub != 1]} not shown")
+    return f" {'; '.join(notes)}." if notes else ""
+
+
+def _summary(rows: list[Row], view: BoardView) -> str:
     shown = [r for r in select(rows, view) if r.get("kind") != "baseline"]
     words, filtered = query_words(view.query), view.filters != Filters()
     if not shown:
@@ -224,86 +260,17 @@ def summary_line(rows: Iterable[Row], view: BoardView | str) -> str:
             return f"No entry on the {view.split} split passes the filters."
         return f"No model on the {view.split} split yet: only the straight-forward baseline."
     reported = sum(r.get("kind") == "reported" for r in shown)
+    hub = sum(r.get("kind") == "hub" for r in shown)
     best = max((_float(r.get("score")) for r in shown if r.get("score") is not None), default=None)
     noun = ("model", "models") if view.best_only else ("entry", "entries")
     count = f"{len(shown)} {noun[len(shown) != 1]}"
     extra = f" ({reported} reported from publications)" if reported else ""
+    extra += f" ({hub} reported on the Hub, not scored here)" if hub else ""
     if words:
         verb = "matches" if len(shown) == 1 else "match"
         return f"{count} {verb} '{esc(view.query.strip()[:MAX_QUERY])}'{extra}; best score {number(best)}."
     where = " pass the filters" if filtered else ""
     return f"{count} on the {view.split} split{where}{extra}; best score {number(best)}."
-
-
-# -- CSV -------------------------------------------------------------------------------------------
-
-CSV_BASE = (
-    "rank",
-    "kind",
-    "model",
-    "organization",
-    "model_link",
-    "paper_link",
-    "source",
-    "open_weights",
-    "parameters_b",
-    "split",
-    "score",
-    "score_valid_only",
-    "coverage",
-    "n_expected",
-    "n_valid",
-    "n_invalid",
-    "n_missing",
-)
-CSV_TAIL = ("submitted_at", "scorer_version", "dataset_revision", "submission_id", "description")
-# The 95% intervals and rank ranges (leaderboard/uncertainty.py), last so older readers' columns keep their places;
-# empty where a row has none (reported rows, the baseline, withheld figures).
-CSV_UNCERTAINTY = ("score_ci_low", "score_ci_high", "rank_best", "rank_worst")
-
-
-def csv_bytes(rows: Iterable[Row], split: str) -> bytes:
-    """Every public column of the split, breakdowns flattened (``per_embodiment.Human``, ...)."""
-    shown = ranked(rows, split)
-    categories = sorted({c for r in shown for c in _dict(r.get("per_category"))})
-    metadata = [(f, v) for f in METADATA_FIELDS for v in sorted({v for r in shown for v in _meta(r, f)})]
-    header = [*CSV_BASE]
-    header += [f"per_embodiment.{e}" for e in EMBODIMENTS]
-    header += [f"per_category.{c}" for c in categories]
-    header += [f"per_metadata.{f}.{v}" for f, v in metadata]
-    header += [*CSV_TAIL, *CSV_UNCERTAINTY]
-    header += [f"per_embodiment_ci.{e}.{end}" for e in EMBODIMENTS for end in ("low", "high")]
-    out = io.StringIO()
-    # CR LF ends (RFC 4180): the csv module quotes a cell holding a CR only then, and an unquoted
-    # CR would start a new row in a spreadsheet, where "'\r=1" leaves a live "=1".
-    writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerow(header)
-    for r in shown:
-        line = [r.get(c) for c in CSV_BASE]
-        line += [_dict(r.get("per_embodiment")).get(e) for e in EMBODIMENTS]
-        line += [_dict(r.get("per_category")).get(c) for c in categories]
-        line += [_meta(r, f).get(v) for f, v in metadata]
-        line += [r.get(c) for c in CSV_TAIL]
-        line += [*_pair(r.get("score_ci")), *_pair(r.get("rank_range"))]
-        line += [v for e in EMBODIMENTS for v in _pair(_dict(r.get("per_embodiment_ci")).get(e))]
-        writer.writerow([_csv_cell(v) for v in line])
-    return out.getvalue().encode("utf-8")
-
-
-def _pair(value: object) -> tuple[object, object]:
-    """``[low, high]`` as two cells; two empty ones for anything else."""
-    return (value[0], value[1]) if isinstance(value, list | tuple) and len(value) == 2 else (None, None)
-
-
-def _csv_cell(value: object) -> str:
-    """Text that a spreadsheet would run as a formula gets a leading quote (CSV injection); numbers stay numbers."""
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, int | float):
-        return repr(value) if isinstance(value, float) else str(value)
-    return spreadsheet_safe(str(value))
 
 
 def _meta(row: Row, name: str | None) -> dict:

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from space.pages import board, charts
+from space.pages import board, board_csv, charts
 
 log = logging.getLogger(__name__)
 
@@ -132,8 +132,9 @@ class BoardCache:
             if key in self._extras:
                 return self._extras[key]
         path = self.folder / f"navitrace_leaderboard_{split}.csv"
-        _write(path, board.csv_bytes(snapshot.rows, split))
-        rows = snapshot.rows
+        _write(path, board_csv.csv_bytes(snapshot.rows, split))
+        # The charts draw what the default board shows: no flagged entry, no figure reported on the Hub.
+        rows = [r for r in snapshot.rows if board.shown_kind(r, board.BoardView(split=split))]
         made = Extras(
             path, charts.per_embodiment(rows, split), charts.per_category(rows, split), charts.progress(rows, split)
         )

@@ -35,6 +35,17 @@ SCORE_TIP = (
     "In brackets: the 95% bootstrap interval over scenes"
 )
 RANK_RANGE_TIP = "The 2.5-97.5% range of the rank over bootstrap resamples of the scenes (1 = best)"
+TRIES_TIP = (
+    "Test-split submissions the submitter made: for this model / in all (cancelled ones not counted). "
+    "A submitter may test privately and choose which entry is public; this says how many tries stood behind it"
+)
+HUB_TIP = "Reported on the Hub, not scored here: a figure the model's repository publishes for this benchmark"
+FLAG_KINDS = {
+    "contamination": "contamination",
+    "unverified": "unverified",
+    "duplicate": "duplicate",
+    "other": "flagged",
+}
 SECONDARY = "nt-sec"
 
 
@@ -64,6 +75,7 @@ def columns(
     if any(r.get("rank_range") for r in rows):
         cols.append(Column("Rank range", lambda r: esc(rank_range(r.get("rank_range"))), "rank_range", RANK_RANGE_TIP))
     cols += [
+        Column("Tries", tries_cell, "tries", TRIES_TIP, True),
         Column("Organisation", lambda r: esc(r.get("organization") or "—"), "org"),
         Column("Coverage", lambda r: percent(r.get("coverage")), "coverage", "Share of rows with a valid trace", True),
         Column(
@@ -119,6 +131,7 @@ def sort_key(key: str) -> tuple[Key, bool]:
         "open": (lambda r: None if r.get("open_weights") is None else bool(r.get("open_weights")), True),
         "id": (lambda r: str(r.get("submission_id") or "") or None, False),
         "rank_range": (lambda r: _pair(r.get("rank_range")), False),
+        "tries": (lambda r: _num(r.get("submissions_model")), True),
     }
     if key in fixed:
         return fixed[key]
@@ -159,8 +172,27 @@ def model_cell(row: Row) -> str:
         return f"{esc(name)} {badge('baseline', 'baseline', 'Score 0 by definition: the reference line')}"
     if kind == "reported":
         return f"{esc(name)} {badge('reported', 'reported', 'A published figure, not scored by this Space')}"
+    if kind == "hub":
+        return f"{link(name, row.get('model_link'), 'nt-link')} {badge('Hub', 'hub', HUB_TIP)}"
     entry = quote(str(row.get("submission_id") or ""), safe="")
-    return f'<a class="nt-entry" href="/?entry={esc(entry)}">{esc(name)}</a>'
+    return f'<a class="nt-entry" href="/?entry={esc(entry)}">{esc(name)}</a>{flag_badge(row.get("flag"))}'
+
+
+def flag_badge(flag: object) -> str:
+    """A flagged entry's mark: the kind, with the reason on hover (the entry page has the link)."""
+    if not isinstance(flag, Mapping):
+        return ""
+    kind = str(flag.get("kind") or "other")
+    tip = f"Flagged by the maintainers ({kind}): {flag.get('reason') or ''}"
+    return " " + badge(f"⚑ {FLAG_KINDS.get(kind, 'flagged')}", "flag", tip)
+
+
+def tries_cell(row: Row) -> str:
+    """ "3 / 5": test submissions for this model / in all; "—" for rows without counts."""
+    model, total = row.get("submissions_model"), row.get("submissions_total")
+    if not isinstance(model, int) or not isinstance(total, int):
+        return "—"
+    return f'<span title="{model} for this model, {total} in all">{model} / {total}</span>'
 
 
 def links_cell(row: Row) -> str:

@@ -54,7 +54,7 @@ if (!window.ntBoard) {
     target.click();
   });
   window.ntBoardUrl = (values) => {
-    const [split, query, sort, groups, by, best, open, pmin, pmax, org] = values;
+    const [split, query, sort, groups, by, best, open, pmin, pmax, org, hideFlagged, hub, notTrained, single] = values;
     const params = new URLSearchParams(window.location.search);
     const put = (name, value, fallback) => {
       if (value === null || value === undefined || value === '' || value === fallback) params.delete(name);
@@ -74,6 +74,10 @@ if (!window.ntBoard) {
     put('pmin', pmin, '');
     put('pmax', pmax, '');
     put('org', String(org || '').trim(), '');
+    put('flagged', hideFlagged === false ? '1' : '', '');
+    put('hub', hub ? '1' : '', '');
+    put('notrained', notTrained ? '1' : '', '');
+    put('single', single ? '1' : '', '');
     const search = params.toString();
     const here = window.location.pathname + (search ? '?' + search : '') + window.location.hash;
     window.history.replaceState(window.history.state, '', here);
@@ -83,4 +87,4 @@ if (!window.ntBoard) {
 )
 
 # Before each table request: write the controls into the address, and pass the values on unchanged.
-URL_JS = "(...values) => { if (window.ntBoardUrl) window.ntBoardUrl(values); return values.slice(0, 10); }"
+URL_JS = "(...values) => { if (window.ntBoardUrl) window.ntBoardUrl(values); return values.slice(0, 14); }"

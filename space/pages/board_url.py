@@ -1,6 +1,8 @@
 """The board's state in the page address, so a link reproduces the view.
 
 ``?split=validation&q=qwen&sort=emb:Human&dir=asc&cols=emb,cat&by=weather_conditions&all=1&open=1&pmin=1&pmax=10&org=ETH``
+and (issue 15) ``&flagged=1`` (show flagged entries), ``&hub=1`` (show Hub-reported results),
+``&notrained=1`` (only entries declaring no training on NaviTrace), ``&single=1`` (only single runs).
 Every parameter is optional (a default is left out of the address); a value the board does not know
 is ignored, so an old or hand-edited link still opens the board. The page's script writes the
 address (``BOARD_SCRIPT`` in ``board_script.py``); this module reads it on the server.
@@ -19,6 +21,7 @@ SPLITS = ("test", "validation")
 GROUP_CODES = {"emb": GROUP_EMBODIMENT, "cat": GROUP_CATEGORY, "details": GROUP_DETAILS}
 MAX_VALUE = 300  # characters of one parameter read
 MAX_PARAMETERS_B = 1e6
+YES = ("1", "true", "yes")
 
 
 @dataclass(frozen=True)
@@ -35,6 +38,10 @@ class Controls:
     params_min: float | None = None
     params_max: float | None = None
     organization: str = ""
+    hide_flagged: bool = True
+    show_hub: bool = False
+    not_trained: bool = False
+    single_run: bool = False
 
 
 def from_query(params: Mapping[str, str]) -> Controls:
@@ -60,6 +67,10 @@ def from_query(params: Mapping[str, str]) -> Controls:
         params_min=_billions(get("pmin")),
         params_max=_billions(get("pmax")),
         organization=get("org")[:MAX_ORGANISATION],
+        hide_flagged=get("flagged") not in YES,
+        show_hub=get("hub") in YES,
+        not_trained=get("notrained") in YES,
+        single_run=get("single") in YES,
     )
 
 
@@ -90,6 +101,10 @@ def view_of(
     params_min: float | None = None,
     params_max: float | None = None,
     organization: str = "",
+    hide_flagged: bool = True,
+    show_hub: bool = False,
+    not_trained: bool = False,
+    single_run: bool = False,
 ) -> BoardView:
     """The view the controls describe (what the table handler receives from the page)."""
     key, descending = sort_state(sort)
@@ -101,7 +116,16 @@ def view_of(
         breakdown=breakdown if breakdown in METADATA_LABELS else None,
         descending=descending,
         best_only=bool(best_only),
-        filters=Filters(bool(open_weights), _number(params_min), _number(params_max), str(organization or "")),
+        filters=Filters(
+            bool(open_weights),
+            _number(params_min),
+            _number(params_max),
+            str(organization or ""),
+            not_trained=bool(not_trained),
+            single_run=bool(single_run),
+        ),
+        hide_flagged=hide_flagged is not False,  # only an explicit "show them" shows flagged entries
+        show_hub=bool(show_hub),
     )
 
 

@@ -11,20 +11,24 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
+from leaderboard.disclosure_counts import tries_text
 from leaderboard.uncertainty import format_difference, format_interval, format_rank_range
 from leaderboard.uncertainty_compare import GroupFigure
 from scoring.penalty_table import EMBODIMENTS
 from space.pages.board import METADATA_LABELS, ranked, splits
-from space.pages.html import badge, esc, link, number, parameters, percent, table
+from space.pages.html import TRUST_CSS, badge, esc, link, number, parameters, percent, safe_url, table
 
 Row = Mapping[str, object]
 MAX_ID = 120  # characters of an id read from the URL (ids are ~40)
-KINDS = {"reported": "reported figure", "baseline": "baseline"}
+KINDS = {"reported": "reported figure", "baseline": "baseline", "hub": "reported on the Hub, not scored here"}
+TRAINED = {"none": "no", "validation": "yes, on the validation split", "test": "yes, on the test split's images"}
 CI_HELP = (
     "Brackets: the 95% confidence interval (1,000 bootstrap resamples of the split's images; all embodiments "
     "of one image are drawn together). Rank range: the 2.5–97.5% range of the rank over the same resamples."
 )
-CSS = """
+CSS = (
+    TRUST_CSS
+    + """
 .nt-entry h2 { margin: 0 0 4px; }
 .nt-ci-bars { margin: 6px 0 14px; font-size: 0.88rem; }
 .nt-ci-row { display: grid; grid-template-columns: minmax(6rem, 11rem) 1fr minmax(9rem, auto); gap: 2px 10px;
@@ -42,6 +46,7 @@ CSS = """
   #compare-table th, #compare-table td { padding: 4px 3px; font-size: 0.78rem; }
   .nt-ci-row .nt-ci-track { grid-column: 1 / -1; grid-row: 2; } }
 """
+)
 
 
 def entry_id(query: Mapping[str, str], name: str = "entry") -> str | None:
@@ -88,13 +93,14 @@ def entry_html(row: Row, groups: Sequence[GroupFigure]) -> str:
         f"<b>{esc(row.get('rank') if row.get('rank') is not None else '—')}</b> "
         f"(range {format_rank_range(row.get('rank_range'))}) on the {esc(row.get('split'))} split</p>"
     )
-    parts = [f"<h2 id='entry-title'>{esc(row.get('model'))}{tag}</h2>", headline]
+    parts = [f"<h2 id='entry-title'>{esc(row.get('model'))}{tag}</h2>", flag_box(row.get("flag")), headline]
     if kind == "submission" and row.get("score_ci") is None:
         parts.append("<p class='nt-small'>No interval: the per-row scores behind this figure are not shown.</p>")
     elif kind != "submission":
         parts.append("<p class='nt-small'>No interval or rank range: a fixed figure without per-row scores.</p>")
     parts.append(facts(row))
-    parts.append(hub_pull_request(row))
+    parts.append(declarations_block(row))
+    parts.append(hub_pr_block(row))
     embodiment = [g for g in groups if g.kind == "per_embodiment"]
     embodiment.sort(key=lambda g: EMBODIMENTS.index(g.name) if g.name in EMBODIMENTS else 99)
     category = [g for g in groups if g.kind == "per_category"]
@@ -118,6 +124,7 @@ def facts(row: Row) -> str:
         ("Organisation", esc(row.get("organization") or "—")),
         ("Links", links or "—"),
         ("Description", esc(row.get("description") or "—")),
+        ("Test submissions", esc(tries_text(row.get("submissions_model"), row.get("submissions_total")) or "—")),
         ("Parameters", parameters(row.get("parameters_b"))),
         ("Open weights", "—" if open_weights is None else ("yes" if open_weights else "no")),
         ("Valid-only score", number(row.get("score_valid_only"))),
@@ -131,10 +138,45 @@ def facts(row: Row) -> str:
     return table(["About this entry", ""], rows, css="nt-table nt-facts", element_id="entry-facts")
 
 
-def hub_pull_request(row: Row) -> str:
+def flag_box(flag: object) -> str:
+    """A flagged entry's warning, first thing under its name: the kind, the reason, the evidence."""
+    if not isinstance(flag, Mapping):
+        return ""
+    evidence = f" Evidence: {link('the discussion', flag.get('link'))}." if safe_url(flag.get("link")) else ""
+    return (
+        f'<div class="nt-flag-box" id="entry-flag" role="note"><b>⚑ Flagged by the maintainers: '
+        f"{esc(flag.get('kind'))}</b> ({esc(flag.get('flagged_at') or '—')}). {esc(flag.get('reason'))}"
+        f"{evidence}</div>"
+    )
+
+
+def declarations_block(row: Row) -> str:
+    """What the submitter declared about how a public test entry was obtained (``leaderboard/declarations.py``)."""
+    if row.get("kind") != "submission" or row.get("split") != "test":
+        return ""
+    declared = row.get("declarations")
+    if not isinstance(declared, Mapping):
+        note = "No declarations: this entry was submitted as a private score, or before they were asked."
+        return f"<h3>Declared by the submitter</h3><p class='nt-small' id='entry-declarations'>{note}</p>"
+    best_of = declared.get("best_of")
+    runs = "a single run" if best_of == 1 else f"the best of {esc(best_of)} runs"
+    code = link(declared.get("code_link"), declared.get("code_link")) if declared.get("code_link") else "not given"
+    beyond = declared.get("test_images_beyond_inference")
+    pairs = [
+        ("Trained or tuned on NaviTrace data", esc(TRAINED.get(str(declared.get("trained_on")), "—"))),
+        ("Test images used beyond inference", "yes" if beyond else "no"),
+        ("Prompt or inference code", code),
+        ("Runs", runs),
+    ]
+    # A list of pairs, not a table: the answers (a long code link) wrap on a phone instead of running off it.
+    items = "".join(f"<dt>{esc(k)}</dt><dd>{v}</dd>" for k, v in pairs)
+    return f"<h3>Declared by the submitter</h3><dl class='nt-declared' id='entry-declarations'>{items}</dl>"
+
+
+def hub_pr_block(row: Row) -> str:
     """The pull request that proposed this result to the model's Hub repo (``hub_pr_url``), when one was opened."""
-    url = row.get("hub_pr_url")
-    if not url:
+    url = safe_url(row.get("hub_pr_url"))
+    if url is None:
         return ""
     anchor = link("the pull request adding this result", url)
     return (

@@ -160,3 +160,19 @@ def _header(text: str, title: str | None, cls: str, key: str | None, sorted_by: 
 
 def _title(text: str | None) -> str:
     return f' title="{esc(text)}"' if text else ""
+
+
+# Issue 15's marks, for the board and the entry page (``gr.HTML(css_template=...)``: no ``${`` in here).
+TRUST_CSS = """
+.nt-badge-flag { background: #fee2e2; color: #991b1b; cursor: help; }
+.nt-badge-hub { background: #e0f2fe; color: #075985; cursor: help; }
+.nt-row-hub td { background: rgba(14, 165, 233, 0.07); font-style: italic; }
+.nt-row-flagged td { background: rgba(239, 68, 68, 0.06); }
+.nt-flag-box { border-left: 4px solid #dc2626; background: rgba(239, 68, 68, 0.08); padding: 8px 12px;
+  margin: 8px 0 12px; border-radius: 4px; }
+.nt-declared { display: grid; grid-template-columns: minmax(7rem, 40%) minmax(0, 1fr); gap: 4px 14px;
+  margin: 4px 0 12px; }
+.nt-declared dt { font-weight: 600; margin: 0; }
+.nt-declared dd { margin: 0; overflow-wrap: anywhere; min-width: 0; }
+#entry-hub-pr { margin: 8px 0 12px; }
+"""

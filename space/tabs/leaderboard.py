@@ -15,6 +15,7 @@ import gradio as gr
 from space.errors import shown
 from space.pages import about, board, board_url
 from space.pages.board_script import BOARD_SCRIPT, URL_JS
+from space.pages.html import TRUST_CSS
 from space.services import Services
 
 BREAKDOWNS = [("none", "")] + [(label, name) for name, label in board.METADATA_LABELS.items()]
@@ -33,7 +34,14 @@ def build(services: Services, demo: gr.Blocks | None = None) -> LeaderboardTab:
             query = gr.Textbox(
                 label="Search", placeholder="model, organisation, 7B…", elem_id="board-search", scale=2, min_width=160
             )
+        # The three switches in one row, a phone included (``#board-toggles`` in space/theme.py): issue 15's
+        # flagged entries hidden and Hub-reported results left out by default, one click each.
+        with gr.Row(equal_height=True, elem_id="board-toggles"):
             best = gr.Checkbox(value=True, label="Best entry per model", elem_id="board-best", min_width=160)
+            hide_flagged = gr.Checkbox(value=True, label="Hide flagged", elem_id="board-hide-flagged", min_width=120)
+            show_hub = gr.Checkbox(
+                value=False, label="Show Hub-reported results", elem_id="board-show-hub", min_width=160
+            )
         # Column groups only add columns a phone hides: shown from laptop width up (``#board-columns``).
         with gr.Row(equal_height=True, elem_id="board-columns"):
             groups = gr.CheckboxGroup(
@@ -50,14 +58,17 @@ def build(services: Services, demo: gr.Blocks | None = None) -> LeaderboardTab:
                 organization = gr.Textbox(
                     label="Organisation", elem_id="board-org", max_length=board.MAX_ORGANISATION, min_width=140
                 )
+            with gr.Row(equal_height=True):  # what the submitters declared (entries without declarations drop out)
+                not_trained = gr.Checkbox(label="Not trained on NaviTrace", elem_id="board-not-trained", min_width=160)
+                single_run = gr.Checkbox(label="Single run only", elem_id="board-single-run", min_width=140)
         sort = gr.Textbox(value="score", visible="hidden", elem_id="board-sort", label="Sort (set by the headers)")
         summary = gr.Markdown(elem_id="board-summary")
-        table = gr.HTML(elem_id="leaderboard", js_on_load=BOARD_SCRIPT)
+        table = gr.HTML(elem_id="leaderboard", js_on_load=BOARD_SCRIPT, css_template=TRUST_CSS)
         download = gr.DownloadButton("Download CSV", elem_id="board-csv", size="sm", variant="secondary")
         gr.Markdown(about.BOARD_HELP, elem_classes="nt-help")
         charts = gr.HTML(elem_id="board-charts", js_on_load=None)
 
-    filters = [open_weights, params_min, params_max, organization]
+    filters = [open_weights, params_min, params_max, organization, hide_flagged, show_hub, not_trained, single_run]
     view_inputs = [split, query, sort, groups, breakdown, best, *filters]
 
     # Read-only and served from ``services.board``: drawn once per change of the results, whoever asks.

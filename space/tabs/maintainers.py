@@ -15,6 +15,7 @@ from typing import Any
 
 import gradio as gr
 
+from leaderboard.flags import read_flags
 from leaderboard.moderation import decision_text
 from leaderboard.probing import ProbeFinder, finished_tests
 from leaderboard.records import SPLITS, Split
@@ -25,7 +26,7 @@ from space.pages.activity import activity_table
 from space.pages.html import esc
 from space.pages.probes import probe_section
 from space.services import Services
-from space.tabs import desk_release
+from space.tabs import desk_release, maintainers_flags
 
 OPEN_WEIGHTS = [("yes", "yes"), ("no", "no"), ("not said", "")]
 DONE = {"approve": "Approved", "reject": "Rejected", "hide": "Hid", "unhide": "Unhid"}
@@ -94,6 +95,7 @@ def _desk(services: Services) -> tuple[list, Callable]:
             e_paper = gr.Textbox(label="Paper or code link")
         e_description = gr.Textbox(label="Description", lines=2)
         save = gr.Button("Save edits", elem_id="edit-button")
+    flags = maintainers_flags.build()
     with gr.Accordion("Reported rows (figures published elsewhere, shown with their source)", open=False):
         with gr.Row():
             r_model = gr.Textbox(label="Model name")
@@ -143,6 +145,7 @@ def _desk(services: Services) -> tuple[list, Callable]:
         ids = [value for _, value in choices]
         chosen = picked if picked in ids else (ids[0] if ids else None)
         view = next((v for v in all_ if v.submission_id == chosen), None)
+        flag = read_flags(service.requests).get(chosen) if chosen else None
         reported = [
             (f"{r['model']} ({r['split']}, {r['score']})", r["submission_id"])
             for r in service.public_table()
@@ -153,7 +156,7 @@ def _desk(services: Services) -> tuple[list, Callable]:
             views.maintainer_table(waiting, "pending-table", "Nothing is waiting for a decision.")
             + desk_copies.pending_marks(waiting),
             gr.update(choices=choices, value=chosen),
-            _detail(view),
+            _detail(view) + _flag_note(flag),
             views.maintainer_table(all_, "all-table", "No submission yet."),
             activity_table(all_, service.clock()) + probe_section(probes.pairs(finished_tests(all_))),
             views.audit_table(service.audit_log(by, limit=100)),
@@ -281,7 +284,15 @@ def _desk(services: Services) -> tuple[list, Callable]:
     )
     remove.click(remove_reported, [target, r_remove], out, api_name="remove_reported", **hidden)
     rescore.click(rescore_all, [target, r_note, r_confirm], out, api_name="rescore", **hidden)
+    maintainers_flags.wire(flags, services, target, report, out)
     return out, refresh
+
+
+def _flag_note(flag) -> str:
+    if flag is None:
+        return ""
+    text = f"Flagged ({flag.kind}) by {flag.flagged_by} on {flag.flagged_at[:10]}: {flag.reason}"
+    return views.note(text + (f" · {flag.link}" if flag.link else ""), "warn")
 
 
 def _label(view) -> str:

@@ -16,6 +16,7 @@ from space.errors import describe, shown
 from space.limits import RateLimit
 from space.pages import about, views
 from space.services import Services
+from space.tabs import submit_declarations
 from space.uploads import Uploads
 
 SPLITS = [
@@ -73,6 +74,7 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
                     elem_id="meta-publish",
                     **closed,
                 )
+                declared = submit_declarations.build()
                 submit = gr.Button("2 · Submit", variant="primary", interactive=False, elem_id="submit-button")
                 receipt = gr.HTML(elem_id="submit-receipt")  # under the button it answers
                 why = gr.HTML(views.note(about.SIGNED_OUT_SUBMIT, "info"), elem_id="submit-why")
@@ -167,6 +169,11 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
         open_,
         params,
         publish_,
+        trained_on_,
+        beyond_,
+        code_link_,
+        best_of_,
+        share_on_hub_,
         profile: gr.OAuthProfile | None,
     ):
         user = auth.require_user(profile, "submit")
@@ -185,8 +192,13 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
             "parameters_b": params,
         }
         publish_ = bool(publish_) and split_ == Split.TEST
+        answers = submit_declarations.answers(
+            split_, publish_, trained_on_, beyond_, code_link_, best_of_, share_on_hub_
+        )
         try:
-            receipt_ = service.submit(path, split=split_, user=user, metadata=metadata, publish=publish_)
+            receipt_ = service.submit(
+                path, split=split_, user=user, metadata=metadata, publish=publish_, declarations=answers
+            )
         except Rejected as error:  # the metadata, mostly (the file passed its check): kept, to fix and send again
             return views.rejected_html(str(error), error.report, "Not submitted"), *(gr.skip(),) * 4
         except Exception as error:  # the quota, the store: said where the user looks
@@ -228,7 +240,9 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
     )
     split.change(run_check, [upload, split], checked, **checking_)
     split.change(on_split, split, [publish, split_note], show_progress="hidden", **quiet)
-    fields = [upload, split, *form, publish]
+    for asked in (split.change, publish.change):  # the declarations: asked of a public test entry only
+        asked(submit_declarations.shown, [split, publish], declared.box, show_progress="hidden", **quiet)
+    fields = [upload, split, *form, publish, *declared.inputs]
     sent = submit.click(
         run_submit, fields, [receipt, quota, submit, why, upload], api_name="submit", concurrency_limit=2, **quiet
     )

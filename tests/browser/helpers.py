@@ -8,6 +8,8 @@ from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
+from space.tabs.submit_declarations import BEST_OF_LABEL
+
 LONG_MS = 90_000  # scoring in the background: a few seconds here, generous for a busy CI machine
 
 
@@ -52,12 +54,22 @@ def submit_file(page: Page, path: Path, model: str, *, test: bool = False, publi
         box = page.get_by_label("Publish on the leaderboard once a maintainer approves (test split only)")
         expect(box).to_be_enabled()
         box.check()
+        if test:
+            declare(page)
     button = page.get_by_role("button", name="2 · Submit")
     expect(button).to_be_enabled()
     button.click()
     receipt = page.locator("#submit-receipt")
     expect(receipt).to_contain_text("Submitted:", timeout=LONG_MS)
     return receipt.locator(".nt-id").inner_text().strip()
+
+
+def declare(page: Page, best_of: int = 1) -> None:
+    """Answer the declarations a public test entry needs (shown once test and publish are chosen)."""
+    expect(page.locator("#declarations")).to_be_visible()
+    page.locator("#decl-trained").get_by_label("No", exact=True).check()
+    page.locator("#decl-beyond").get_by_label("No", exact=True).check()
+    page.get_by_label(BEST_OF_LABEL).fill(str(best_of))
 
 
 def wait_finished(page: Page, submission_id: str) -> None:

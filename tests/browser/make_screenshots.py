@@ -35,6 +35,17 @@ MODELS = (  # name, organisation, jitter in px, share of rows answered, open wei
     ("OpenWalk-3B", "Open Models Collective", 110.0, 0.8, True, "3B"),
 )
 PAPER = "https://arxiv.org/abs/2510.26909"
+DECLARATIONS = (  # what each model's submitter declared (issue 15), in MODELS' order
+    {"trained_on": "none", "test_images_beyond_inference": "no", "best_of": 1, "share_on_hub": True,
+     "code_link": "https://github.com/example/navigator-eval"},
+    {"trained_on": "validation", "test_images_beyond_inference": "no", "best_of": 5},
+    {"trained_on": "none", "test_images_beyond_inference": "no", "best_of": 1},
+    {"trained_on": "none", "test_images_beyond_inference": "yes", "best_of": 3},
+)  # fmt: skip
+EXTRA_TRIES = 3  # private test tries by the first model's submitter: the board then says "3 / 4" for it
+FLAGGED = ("TraceLM-Pro", "contamination", "Its model card lists the NaviTrace test images in its tuning data.",
+           "https://huggingface.co/spaces/example/navitrace/discussions/1")  # fmt: skip
+HUB_PR = "https://huggingface.co/example/navigator-72b/discussions/3"  # hub/{id}.json of the first model
 
 
 def predictions(key: AnswerKey, jitter: float, answered: float, seed: int) -> bytes:
@@ -53,8 +64,14 @@ def predictions(key: AnswerKey, jitter: float, answered: float, seed: int) -> by
 
 def seed(home: Path) -> Path:
     """Fill ``home``; returns a file for the Submit page's screenshot."""
-    service = Leaderboard(Settings.from_env({"LEADERBOARD_HOME": str(home), "MAINTAINERS": "boss"}))
+    env = {"LEADERBOARD_HOME": str(home), "MAINTAINERS": "boss", "TEST_SUBMISSIONS_PER_DAY": "10"}
+    service = Leaderboard(Settings.from_env(env))
     private_test, public_val = service.keys.private("test"), service.keys.public("validation")
+    for n in range(EXTRA_TRIES):  # tries the board discloses ("4 / 5" for the first model)
+        model = MODELS[0][0] if n < EXTRA_TRIES - 1 else "Navigator-8B"
+        tries = predictions(private_test, 40.0 + 10 * n, 1.0, 20 + n)
+        service.submit(tries, split="test", user="user0", metadata={"model": model}, filename=f"try{n}.tsv")
+        service.worker.drain()
     for i, (model, org, jitter, answered, open_weights, params) in enumerate(MODELS):
         meta = {
             "model": model,
@@ -71,6 +88,7 @@ def seed(home: Path) -> Path:
             metadata=meta,
             publish=True,
             filename=f"{model}.tsv",
+            declarations=DECLARATIONS[i % len(DECLARATIONS)],
         )
         if i < len(MODELS) - 1:
             service.worker.drain()
@@ -85,6 +103,11 @@ def seed(home: Path) -> Path:
     service.add_reported("boss", model="Gemini 2.5 Pro (paper)", organization="Google", score=34.38, source=PAPER)
     service.add_reported("boss", model="Human expert (paper)", score=75.4, source=PAPER)
     service.worker.drain()
+    flagged = next(r for r in service.public_table() if r["model"] == FLAGGED[0])
+    service.flag(str(flagged["submission_id"]), "boss", *FLAGGED[1:])
+    first = next(r for r in service.public_table() if r["model"] == MODELS[0][0])
+    record = {"pr_url": HUB_PR, "repo_id": "example/navigator-72b", "opened_at": "2026-11-25T10:00:00.000000Z"}
+    service.requests.commit({f"hub/{first['submission_id']}.json": json.dumps(record).encode()}, message="hub PR")
     return broken_example(public_val, home.parent / "predictions_validation.tsv")
 
 
@@ -102,6 +125,7 @@ def main() -> None:
         "GRADIO_SERVER_PORT": str(port),
         "PATH": "/usr/bin:/bin",
         "HOME": str(home.parent),
+        "SCORE_INTERVAL_S": "3600",  # one publish at start, then nothing rewrites the table while we shoot
     }
     server = subprocess.Popen([sys.executable, "app.py"], cwd=ROOT, env=env)
     try:
@@ -112,10 +136,32 @@ def main() -> None:
                     break
             except httpx.HTTPError:
                 time.sleep(0.2)
+        hub_pr_link(home)
         shoot(url, args.out, example)
     finally:
         server.terminate()
         server.wait(timeout=20)
+
+
+def hub_pr_link(home: Path) -> None:
+    """The first model's ``hub_pr_url`` in the published table. The table reads it from ``hub/{id}.json``
+    once the Hub part of issue 15 is in; until then this puts it there, so the entry page's link is shot."""
+    from leaderboard.storage.local import LocalStorage
+    from leaderboard.table import TABLE_PATH, table_bytes
+
+    results = LocalStorage(home / "results")
+
+    def rows() -> list[dict]:
+        return [json.loads(line) for line in (results.read(TABLE_PATH) or b"").decode().splitlines() if line]
+
+    # The app's worker publishes once at start and would undo an earlier patch: keep it for 20 s.
+    for _ in range(100):
+        table = rows()
+        if not any(r.get("hub_pr_url") for r in table):
+            for row in table:
+                row["hub_pr_url"] = HUB_PR if row.get("model") == MODELS[0][0] else row.get("hub_pr_url")
+            results.commit({TABLE_PATH: table_bytes(table)}, message="the Hub pull request of the first model")
+        time.sleep(0.2)
 
 
 LAPTOP = {"width": 1440, "height": 900}
@@ -150,9 +196,18 @@ def _pages(page, url: str, example: Path, path, full: bool) -> None:  # noqa: AN
     ids = [
         a.get_attribute("href").split("entry=")[1] for a in page.locator("#leaderboard-table a[href*='entry=']").all()
     ]
+    hide = page.get_by_label("Hide flagged")  # issue 15: the flagged entry, one click away
+    hide.uncheck()
+    expect(page.locator("#leaderboard-table")).to_contain_text("contamination")
+    page.wait_for_timeout(1200)
+    page.locator("#board-summary").evaluate("e => e.scrollIntoView({block: 'start'})")  # a phone: the rows
+    shot("leaderboard-flagged", 300)
     page.goto(f"{url}/{entry.lstrip('./')}" if entry and not entry.startswith("http") else str(entry))
     expect(page.locator("#entry-page")).to_contain_text("Navigator-72B")
+    expect(page.locator("#entry-declarations")).to_be_visible()
     shot("entry")
+    page.locator("#entry-declarations").scroll_into_view_if_needed()
+    shot("entry-declarations")  # on a phone the first screen is the headline: this one shows the declarations
     page.goto(f"{url}/?compare={ids[0]},{ids[1]}")
     expect(page.locator("#compare-headline")).to_contain_text("A − B")
     shot("compare")

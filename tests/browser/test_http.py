@@ -17,6 +17,7 @@ from scoring import load_answer_key
 from scoring.examples import write_example
 from tests.browser.conftest import ROOT, RunningApp
 from tests.browser.helpers import scored
+from tests.service_fixtures import DECLARED
 
 
 @pytest.fixture(scope="module")
@@ -30,7 +31,7 @@ def secrets_on_disk(app: RunningApp, tmp_path_factory: pytest.TempPathFactory) -
     tsv = folder / "test.tsv"
     write_example(load_answer_key(app.private, "test", folder / "cache"), "noisy", tsv)
     meta = {"model": "Secretive", "contact_email": "hidden-person@example.org"}
-    receipt = service.submit(tsv, split="test", user="eve", metadata=meta, publish=True)
+    receipt = service.submit(tsv, split="test", user="eve", metadata=meta, publish=True, declarations=DECLARED)
     scored(service, receipt.submission_id)
     sid = receipt.submission_id
     found = {

@@ -30,6 +30,7 @@ from tests.browser.helpers import (
     upload,
     wait_finished,
 )
+from tests.service_fixtures import DECLARED
 
 pytestmark = pytest.mark.browser
 PREDICTION_BLUE = (37, 99, 235)  # space.pages.explorer.PREDICTION
@@ -195,7 +196,9 @@ def test_html_and_script_in_metadata_render_as_inert_text(new_page, app: Running
         "model_link": 'https://example.org/"onmouseover="window.__xss=3"',
         "description": "<b onclick=window.__xss=4>bold?</b>",
     }
-    receipt = service.submit(files["test-noisy"], split="test", user="trudy", metadata=meta, publish=True)
+    receipt = service.submit(
+        files["test-noisy"], split="test", user="trudy", metadata=meta, publish=True, declarations=DECLARED
+    )
     scored(service, receipt.submission_id)
     service.approve(receipt.submission_id, by=MAINTAINER)
 

@@ -17,9 +17,11 @@ from playwright.sync_api import Page, expect
 from leaderboard import Leaderboard, Settings
 from scoring import load_answer_key
 from scoring.examples import write_example
+from space.tabs.submit_declarations import BEST_OF_LABEL
 from tests.browser.conftest import MAINTAINER, SHOTS, RunningApp, shot
 from tests.browser.helpers import LONG_MS, scored, sign_in, upload
 from tests.hardening.web import web_api
+from tests.service_fixtures import DECLARED
 
 pytestmark = pytest.mark.browser
 LAPTOP, PHONE = (1440, 900), (390, 844)
@@ -269,7 +271,11 @@ def test_i_choose_my_public_entry_withdraw_it_and_download_my_file(page_at, app:
     ids = []
     for n in (1, 2):
         meta = {"model": f"Tara-{n}", "contact_email": "t@example.org"}
-        ids.append(service.submit(files[f"test-{n}"], split="test", user="tara", metadata=meta, publish=True))
+        ids.append(
+            service.submit(
+                files[f"test-{n}"], split="test", user="tara", metadata=meta, publish=True, declarations=DECLARED
+            )
+        )
         scored(service, ids[-1].submission_id)
         service.approve(ids[-1].submission_id, MAINTAINER)
     first, second = (r.submission_id for r in ids)
@@ -302,7 +308,9 @@ def test_a_forged_call_for_another_users_submission_is_refused_over_http(app: Ru
     """The page's own endpoints, called with raw HTTP: another user's id is refused, the owner's works."""
     service = service_of(app)
     meta = {"model": "Victim-Entry", "contact_email": "v@example.org"}
-    victim = service.submit(files["test-3"], split="test", user="victor", metadata=meta, publish=True).submission_id
+    victim = service.submit(
+        files["test-3"], split="test", user="victor", metadata=meta, publish=True, declarations=DECLARED
+    ).submission_id
     scored(service, victim)
     service.approve(victim, MAINTAINER)
     mallet = web_api.sign_in(app.url, "mallet")
@@ -345,3 +353,44 @@ def test_about_example_files_are_plain_downloads(page_at, app: RunningApp, size)
     assert Path(got.value.path()).read_text().startswith("sample_id")
     examples.scroll_into_view_if_needed()
     seen(page, f"about-examples-{size[0]}")
+
+
+# -- issue 15: a public test entry declares how it was obtained --------------------------------------
+
+
+@SIZES
+def test_a_public_test_entry_is_asked_its_declarations_and_refused_without_them(page_at, app: RunningApp, files, size):
+    page = page_at(size)
+    user = f"declan{size[0]}"
+    sign_in(page, app.url, user)
+    tab(page, "Submit")
+    page.get_by_label("Test: hidden ground truth, for the leaderboard").check()
+    expect(page.locator("#declarations")).to_be_hidden()  # a private test score asks nothing
+    upload(page, "submit-file", files["test-4"])
+    expect(page.locator("#validation-report")).to_contain_text("You can submit this file", timeout=LONG_MS)
+    page.get_by_label("Publish on the leaderboard once a maintainer approves (test split only)").check()
+    box = page.locator("#declarations")
+    expect(box).to_be_visible()
+    expect(box).to_contain_text("Once a maintainer approves this entry, the Space opens a pull request")
+    fill_and_submit(page, f"Declan-{size[0]}")
+    receipt = page.locator("#submit-receipt")
+    expect(receipt).to_contain_text("missing: trained_on, test_images_beyond_inference, best_of", timeout=LONG_MS)
+    top_on_screen(page, "#submit-receipt")
+    seen(page, f"submit-declarations-missing-{size[0]}")
+    box.locator("#decl-trained").get_by_label("Yes, on the validation split").check()
+    box.locator("#decl-beyond").get_by_label("No", exact=True).check()
+    box.get_by_label(BEST_OF_LABEL).fill("3")
+    box.get_by_label("Share this result on the model's Hub page").check()
+    button = page.get_by_role("button", name="2 · Submit")
+    button.scroll_into_view_if_needed()
+    button.click()
+    expect(receipt).to_contain_text("Submitted:", timeout=LONG_MS)
+    submission_id = receipt.locator(".nt-id").inner_text().strip()
+    declared = service_of(app).registry.request(submission_id).declarations
+    assert declared is not None
+    assert (declared.trained_on, declared.test_images_beyond_inference, declared.best_of, declared.share_on_hub) == (
+        "validation",
+        False,
+        3,
+        True,
+    )

@@ -17,7 +17,7 @@ from scoring import score_submission
 from space.errors import describe
 from tests.hub.server import LocalHub
 from tests.hub.service_on_hub import REQUESTS
-from tests.service_fixtures import kept_summary
+from tests.service_fixtures import DECLARED, kept_summary
 
 
 @dataclass
@@ -37,7 +37,12 @@ def try_to_submit(service: Leaderboard, hub: LocalHub, upload: Upload, shown: Co
     metadata = {"model": upload.model, "contact_email": f"{upload.user}@example.org"}
     try:
         receipt = service.submit(
-            upload.path, split=upload.split, user=upload.user, metadata=metadata, publish=upload.publish
+            upload.path,
+            split=upload.split,
+            user=upload.user,
+            metadata=metadata,
+            publish=upload.publish,
+            declarations=DECLARED,
         )
     except StorageError as error:  # what the page says; the Hub's answer stays in the log
         message = describe(error)

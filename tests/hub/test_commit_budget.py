@@ -37,6 +37,7 @@ from tests.hub.quota_service import commits_in, quota_service, quota_store
 from tests.hub.server import LocalHub
 from tests.hub.service_checks import Upload, check_scored_once
 from tests.hub.service_on_hub import ANSWER_KEY, REQUESTS, RESULTS, seed_datasets
+from tests.service_fixtures import DECLARED
 
 HOUR = CommitQuota(commits=128, window_s=3600)  # the Hub's own figures
 
@@ -67,7 +68,9 @@ def uploads(folder: Path, keys: dict, count: int) -> list[Upload]:
 
 def submit(service: Leaderboard, upload: Upload) -> str:
     metadata = {"model": upload.model, "contact_email": f"{upload.user}@example.org"}
-    receipt = service.submit(upload.path, split=upload.split, user=upload.user, metadata=metadata, publish=True)
+    receipt = service.submit(
+        upload.path, split=upload.split, user=upload.user, metadata=metadata, publish=True, declarations=DECLARED
+    )
     upload.acknowledged = receipt.submission_id
     return receipt.submission_id
 

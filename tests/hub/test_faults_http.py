@@ -28,6 +28,7 @@ from tests.hub.hub_faults import KINDS, Fault, Http, Lost, Race, Reset, Slow
 from tests.hub.server import LocalHub
 from tests.hub.service_checks import Upload, check_scored_once, try_to_submit
 from tests.hub.service_on_hub import ANSWER_KEY, PUBLIC, REQUESTS, UNLIMITED, hub_settings, seed_datasets, service_on
+from tests.service_fixtures import DECLARED
 
 ROUNDS = int(os.environ.get("FAULTS_HUB_ROUNDS", "2"))
 SEED = int(os.environ.get("FAULTS_HUB_SEED", "5"))
@@ -179,14 +180,23 @@ def test_when_retries_run_out_the_user_is_told_and_nothing_is_acknowledged(deplo
     upload = make_uploads(tmp_path / "files", keys, 1, 1)[0]
     hub.faults.add("commit", *[Http(503)] * 20)
     with pytest.raises(StorageError) as refused:
-        service.submit(upload.path, split=upload.split, user=upload.user, metadata={"model": "M"}, publish=True)
+        service.submit(
+            upload.path,
+            split=upload.split,
+            user=upload.user,
+            metadata={"model": "M"},
+            publish=True,
+            declarations=DECLARED,
+        )
     message = describe(refused.value)
     assert message.startswith("The server could not store this right now and nothing was changed")
     assert "503" not in message and "http" not in message  # the Hub's answer goes to the log
     assert not [p for p in hub.files(REQUESTS) if p.startswith(("requests/", "uploads/", "audit/"))]
     assert 30 <= sum(clock.sleeps) <= 60  # backed off within the 60 s budget
     hub.faults.clear()
-    receipt = service.submit(upload.path, split=upload.split, user=upload.user, metadata={"model": "M"}, publish=True)
+    receipt = service.submit(
+        upload.path, split=upload.split, user=upload.user, metadata={"model": "M"}, publish=True, declarations=DECLARED
+    )
     assert service.registry.ids() == [receipt.submission_id]  # the same submit, later: stored once
 
 

@@ -26,7 +26,7 @@ from tests.hub.conftest import BOSS, BOSS_TOKEN
 from tests.hub.hub_faults import Http
 from tests.hub.server import LocalHub
 from tests.hub.service_on_hub import ANSWER_KEY, PUBLIC, REQUESTS, RESULTS, hub_environ, hub_settings, seed_datasets
-from tests.service_fixtures import kept_summary
+from tests.service_fixtures import DECLARED, kept_summary
 
 
 @pytest.fixture
@@ -37,7 +37,10 @@ def deployed(hub: LocalHub, demo_dataset: Path, demo_public: Path) -> LocalHub:
 
 def submit(service: Leaderboard, path: Path, split: str = "test", publish: bool = True) -> str:
     metadata = {"model": f"Model {path.stem}", "contact_email": "alice@example.org"}
-    return service.submit(path, split=split, user="alice", metadata=metadata, publish=publish).submission_id
+    declared = DECLARED if publish and split == "test" else None  # a public test entry's declarations
+    return service.submit(
+        path, split=split, user="alice", metadata=metadata, publish=publish, declarations=declared
+    ).submission_id
 
 
 def test_submit_score_approve_publish_and_a_restart_on_an_empty_disk(

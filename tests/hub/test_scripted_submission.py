@@ -171,7 +171,11 @@ def test_a_page_from_another_site_or_ours_is_refused_before_the_token_is_checked
 
 
 def test_the_daily_quota_is_enforced_with_the_browsers_message(app, files):
-    first = post(app, files["test"], USERS["carol"], split="test", publish="true")
+    undeclared = post(app, files["test"], USERS["carol"], split="test", publish="true")
+    assert undeclared.status_code == 400, undeclared.text  # a public test entry needs its declarations
+    assert "missing: trained_on, test_images_beyond_inference, best_of" in undeclared.json()["error"]
+    declared = {"trained_on": "none", "test_images_beyond_inference": "no", "best_of": "2", "share_on_hub": "true"}
+    first = post(app, files["test"], USERS["carol"], split="test", publish="true", **declared)
     assert first.status_code == 200, first.text
     assert (first.json()["quota_left"], first.json()["publish"]) == (0, True)
     second = post(app, files["test-2"], USERS["carol"], split="test")

@@ -33,6 +33,7 @@ def test_submit_work_status_approve_and_the_public_row_from_the_command_line(env
     submitted = run(
         environ, "submit", files["test-noisy"], "--split", "test", "--model", "Navigator-7B", "--user", "alice",
         "--organization", "ETH", "--link", "https://example.org/navigator", "--publish",
+        "--trained-on", "none", "--test-images-beyond-inference", "no", "--best-of", "1",
     )  # fmt: skip
     assert submitted.returncode == 0, submitted.stderr
     submission_id = submitted.stdout.strip().splitlines()[-1]

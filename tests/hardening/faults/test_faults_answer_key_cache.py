@@ -17,6 +17,7 @@ from leaderboard.config import Settings
 from leaderboard.service import Leaderboard
 from scoring import load_answer_key, score_submission
 from scoring.examples import write_example
+from tests.service_fixtures import DECLARED
 
 
 def truncate(file: Path) -> None:
@@ -86,7 +87,7 @@ def test_the_worker_scores_identically_after_its_cache_was_damaged(tmp_path, dem
     upload = Upload(prediction, "test", "alice", "Model", publish=True, approve=True)
     metadata = {"model": "Model", "contact_email": "alice@example.org"}
     upload.acknowledged = first.submit(
-        prediction, split="test", user="alice", metadata=metadata, publish=True
+        prediction, split="test", user="alice", metadata=metadata, publish=True, declarations=DECLARED
     ).submission_id
     first.approve(upload.acknowledged, by="boss")
     private = load_answer_key(demo_dataset, "test", settings.cache_folder)

@@ -23,6 +23,7 @@ from scoring import load_answer_key, score_submission
 from scoring.examples import write_example
 from space.errors import describe
 from tests.browser.conftest import MAINTAINER
+from tests.service_fixtures import DECLARED
 
 
 @pytest.fixture
@@ -40,7 +41,7 @@ def upload(tmp_path: Path, test_key) -> Upload:
 def submit(service: Leaderboard, upload: Upload) -> str:
     metadata = {"model": upload.model, "contact_email": "alice@example.org"}
     return service.submit(
-        upload.path, split=upload.split, user=upload.user, metadata=metadata, publish=True
+        upload.path, split=upload.split, user=upload.user, metadata=metadata, publish=True, declarations=DECLARED
     ).submission_id
 
 

@@ -14,7 +14,7 @@ from tests.hardening.web import web_api
 from tests.hardening.web.web_seed import ATTACKER, Seeded, leaks, moderation_state
 
 # Known today; the test fails if the enumeration stops finding them (so it cannot pass vacuously).
-KNOWN = {"approve", "reject", "hide", "unhide", "edit", "rescore", "add_reported", "remove_reported"}
+KNOWN = {"approve", "reject", "hide", "unhide", "edit", "rescore", "add_reported", "remove_reported", "flag", "unflag"}
 
 
 def maintainer_endpoints(cfg: dict) -> list[web_api.Endpoint]:

@@ -231,7 +231,24 @@ def test_uploads_are_deleted_once_refused_or_stored(guarded: RunningApp, files: 
     kept = web_api.upload(url, good, cookie)
     assert "You can submit this file" in web_api.call(url, "check_file", [kept, "validation"], cookie).text
     assert Path(kept["path"]).is_file(), "a checked file is needed for the submission"
-    fields = [kept, "validation", "Dora-Model", "", "", "", "dora@example.org", "", "", "", False]
+    fields = [
+        kept,
+        "validation",
+        "Dora-Model",
+        "",
+        "",
+        "",
+        "dora@example.org",
+        "",
+        "",
+        "",
+        False,
+        None,
+        None,
+        "",
+        None,
+        False,
+    ]
     assert web_api.call(url, "submit", fields, cookie).ok
     assert not Path(kept["path"]).exists(), "a stored file stayed in Gradio's folder"
     again = web_api.call(url, "check_file", [kept, "validation"], cookie)  # the page still names it

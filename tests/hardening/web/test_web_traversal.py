@@ -113,7 +113,10 @@ def test_a_forged_file_input_cannot_name_a_private_file(web_app: RunningApp, pri
     planted.symlink_to(path.resolve())
     for how, spelled in spellings(path, cache, planted).items():
         forged = {"path": spelled, "orig_name": "x.tsv", "meta": {"_type": "gradio.FileData"}}
-        for api_name, args in (("check_file", [forged, "test"]), ("submit", [forged, "test", "M", *[""] * 7, False])):
+        for api_name, args in (
+            ("check_file", [forged, "test"]),
+            ("submit", [forged, "test", "M", *[""] * 7, False, *[None] * 4, False]),
+        ):
             answer = web_api.call(web_app.url, api_name, args, cookie)
             assert not answer.ok and "rows read" not in answer.text, (how, api_name, answer.text[:300])
             assert not leaks(answer.text, seeded.secrets), (how, api_name)

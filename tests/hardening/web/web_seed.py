@@ -22,7 +22,7 @@ from tests.hardening.web import web_api
 VICTIM, ATTACKER = "eve", "mallory"
 VICTIM_EMAIL = "hidden-person@example.org"
 QUOTA = 3  # TEST_SUBMISSIONS_PER_DAY of the web tests' app
-CHANGES_NOTHING = ("reviews", "reported", "control")  # folders only maintainer actions write
+CHANGES_NOTHING = ("reviews", "reported", "control", "flags")  # folders only maintainer actions write
 
 
 def service_of(app: RunningApp) -> Leaderboard:
@@ -64,6 +64,12 @@ def submit(app: RunningApp, cookie: str | None, path: Path, split: str, **meta: 
         "open_weights": "",
         "parameters_b": "",
         "publish": False,
+        # The declarations (issue 15): read only for a public test submission, which needs them.
+        "trained_on": "none",
+        "test_images_beyond_inference": "no",
+        "code_link": "",
+        "best_of": 1,
+        "share_on_hub": False,
     }
     unknown = set(meta) - set(fields)
     assert not unknown, unknown

@@ -1,0 +1,108 @@
+"""The board's CSV download: every public column of a split, breakdowns flattened, formulas defused.
+
+Columns only ever get appended (older readers keep theirs in place): the uncertainty columns, then the
+tries, flag, declarations and Hub pull request of issue 15.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable
+
+from scoring.aggregate import METADATA_FIELDS
+from scoring.evaluate import spreadsheet_safe
+from scoring.penalty_table import EMBODIMENTS
+from space.pages.board import Row, _dict, _meta, ranked
+
+CSV_BASE = (
+    "rank",
+    "kind",
+    "model",
+    "organization",
+    "model_link",
+    "paper_link",
+    "source",
+    "open_weights",
+    "parameters_b",
+    "split",
+    "score",
+    "score_valid_only",
+    "coverage",
+    "n_expected",
+    "n_valid",
+    "n_invalid",
+    "n_missing",
+)
+CSV_TAIL = ("submitted_at", "scorer_version", "dataset_revision", "submission_id", "description")
+# The 95% intervals and rank ranges (leaderboard/uncertainty.py), last so older readers' columns keep their places;
+# empty where a row has none (reported rows, the baseline, withheld figures).
+CSV_UNCERTAINTY = ("score_ci_low", "score_ci_high", "rank_best", "rank_worst")
+# Issue 15, after those: the tries, the flag, the declarations, the Hub pull request.
+CSV_TRUST = (
+    "submissions_model",
+    "submissions_total",
+    "flag_kind",
+    "flag_reason",
+    "flag_link",
+    "flagged_at",
+    "trained_on",
+    "test_images_beyond_inference",
+    "code_link",
+    "best_of",
+    "hub_pr_url",
+)
+
+
+def csv_bytes(rows: Iterable[Row], split: str) -> bytes:
+    """Every public column of the split, breakdowns flattened (``per_embodiment.Human``, ...)."""
+    shown = ranked(rows, split)
+    categories = sorted({c for r in shown for c in _dict(r.get("per_category"))})
+    metadata = [(f, v) for f in METADATA_FIELDS for v in sorted({v for r in shown for v in _meta(r, f)})]
+    header = [*CSV_BASE]
+    header += [f"per_embodiment.{e}" for e in EMBODIMENTS]
+    header += [f"per_category.{c}" for c in categories]
+    header += [f"per_metadata.{f}.{v}" for f, v in metadata]
+    header += [*CSV_TAIL, *CSV_UNCERTAINTY]
+    header += [f"per_embodiment_ci.{e}.{end}" for e in EMBODIMENTS for end in ("low", "high")]
+    header += CSV_TRUST
+    out = io.StringIO()
+    # CR LF ends (RFC 4180): the csv module quotes a cell holding a CR only then, and an unquoted
+    # CR would start a new row in a spreadsheet, where "'\r=1" leaves a live "=1".
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(header)
+    for r in shown:
+        line = [r.get(c) for c in CSV_BASE]
+        line += [_dict(r.get("per_embodiment")).get(e) for e in EMBODIMENTS]
+        line += [_dict(r.get("per_category")).get(c) for c in categories]
+        line += [_meta(r, f).get(v) for f, v in metadata]
+        line += [r.get(c) for c in CSV_TAIL]
+        line += [*_pair(r.get("score_ci")), *_pair(r.get("rank_range"))]
+        line += [v for e in EMBODIMENTS for v in _pair(_dict(r.get("per_embodiment_ci")).get(e))]
+        line += _trust_cells(r)
+        writer.writerow([_csv_cell(v) for v in line])
+    return out.getvalue().encode("utf-8")
+
+
+def _trust_cells(row: Row) -> list[object]:
+    flag, declared = _dict(row.get("flag")), _dict(row.get("declarations"))
+    cells = [row.get("submissions_model"), row.get("submissions_total")]
+    cells += [flag.get(k) for k in ("kind", "reason", "link", "flagged_at")]
+    cells += [declared.get(k) for k in ("trained_on", "test_images_beyond_inference", "code_link", "best_of")]
+    return [*cells, row.get("hub_pr_url")]
+
+
+def _pair(value: object) -> tuple[object, object]:
+    """``[low, high]`` as two cells; two empty ones for anything else."""
+    return (value[0], value[1]) if isinstance(value, list | tuple) and len(value) == 2 else (None, None)
+
+
+def _csv_cell(value: object) -> str:
+    """Text that a spreadsheet would run as a formula gets a leading quote (CSV injection); numbers stay numbers."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int | float):
+        return repr(value) if isinstance(value, float) else str(value)
+    return spreadsheet_safe(str(value))

@@ -1,0 +1,96 @@
+"""The Submit tab's declarations (issue 15): asked when the test split and publishing are chosen.
+
+A public test entry says how it was obtained (``leaderboard/declarations.py``); the service refuses one
+without the answers and names the missing ones, so the form starts with nothing chosen rather than with
+answers nobody gave. The Hub opt-in sits here too, with a sentence saying what it does.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import gradio as gr
+
+from leaderboard.metadata import MAX_LINK
+from leaderboard.records import Split
+
+TRAINED_ON = [
+    ("No", "none"),
+    ("Yes, on the validation split", "validation"),
+    ("Yes, on the test split's images", "test"),
+]
+YES_NO = [("No", "no"), ("Yes", "yes")]
+BEST_OF_LABEL = "Runs behind this file: 1 for a single run, n when it is the best of n runs"
+INTRO = (
+    "**Declarations** (required for a public test entry; shown on its entry page and used by the board's "
+    "filters). Answer for the model and procedure behind this file."
+)
+HUB_HELP = (
+    "Once a maintainer approves this entry, the Space opens a pull request on the model's Hugging Face repository "
+    "(the model link above) that adds this result as `.eval_results/navitrace.yaml`, so it shows on the model "
+    "page. Nothing is pushed directly: the repository's owners decide whether to merge it."
+)
+
+
+@dataclass(frozen=True)
+class DeclarationControls:
+    box: gr.Column
+    trained_on: gr.Radio
+    beyond: gr.Radio
+    code_link: gr.Textbox
+    best_of: gr.Textbox
+    share_on_hub: gr.Checkbox
+
+    @property
+    def inputs(self) -> list[Any]:
+        return [self.trained_on, self.beyond, self.code_link, self.best_of, self.share_on_hub]
+
+
+def build() -> DeclarationControls:
+    """The declarations' box, hidden until the test split and publishing are both chosen."""
+    with gr.Column(visible=False, elem_id="declarations") as box:
+        gr.Markdown(INTRO)
+        trained_on = gr.Radio(
+            TRAINED_ON, value=None, label="Was the model trained or tuned on NaviTrace data?", elem_id="decl-trained"
+        )
+        beyond = gr.Radio(
+            YES_NO,
+            value=None,
+            label="Were the test images used in any way beyond inference (prompt tuning on them, picking settings)?",
+            elem_id="decl-beyond",
+        )
+        code_link = gr.Textbox(
+            label="Link to the prompt or inference code (optional)",
+            placeholder="https://github.com/…",
+            max_length=MAX_LINK,
+            elem_id="decl-code",
+        )
+        best_of = gr.Textbox(  # text, not a number box: an empty one must read as "not answered", not as 0
+            label=BEST_OF_LABEL, placeholder="1", max_length=8, elem_id="decl-best-of"
+        )
+        share_on_hub = gr.Checkbox(value=False, label="Share this result on the model's Hub page", elem_id="decl-hub")
+        gr.Markdown(HUB_HELP, elem_classes="nt-help")
+    return DeclarationControls(box, trained_on, beyond, code_link, best_of, share_on_hub)
+
+
+def shown(split: str, publish: bool) -> dict[str, Any]:
+    """The box's visibility for the split and the publish box."""
+    return gr.update(visible=split == Split.TEST and bool(publish))
+
+
+def answers(
+    split: str, publish: bool, trained_on, beyond, code_link, best_of, share_on_hub
+) -> dict[str, object] | None:
+    """What to send to ``Leaderboard.submit``: the answers given, for a public test entry only (the service
+    names what is missing); None otherwise, as nothing was asked."""
+    if split != Split.TEST or not publish:
+        return None
+    given = {
+        "trained_on": trained_on or None,
+        "test_images_beyond_inference": beyond or None,
+        "code_link": (code_link or "").strip() or None,
+        "best_of": str(best_of or "").strip() or None,  # checked by the service (a whole number from 1)
+        "share_on_hub": bool(share_on_hub),
+    }
+    return {k: v for k, v in given.items() if v is not None}

@@ -175,8 +175,9 @@ def worst_case_submission(url: str, home: Path, key, work: Path, timeout_s: floa
     worst_case_traces(path, key)
     client = signed_in(url, "attacker")
     client.predict(handle_file(str(path)), "validation", api_name="/check_file")
-    receipt = client.predict(handle_file(str(path)), "validation", "Zigzag", "", "", "", "z@example.org", "", "", "",
-                             False, api_name="/submit")[0]  # fmt: skip
+    meta = ("Zigzag", "", "", "", "z@example.org", "", "", "", False)
+    undeclared = (None, None, "", "", False)  # the declarations: asked of a public test entry only
+    receipt = client.predict(handle_file(str(path)), "validation", *meta, *undeclared, api_name="/submit")[0]
     found = re.search(r"class='nt-id'>([0-9a-f]{16})<", receipt)
     if not found:
         raise SystemExit(f"the worst-case submission was not taken: {receipt[:300]}")

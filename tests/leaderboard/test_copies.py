@@ -22,7 +22,7 @@ from leaderboard.copies_cache import TraceCache
 from leaderboard.copies_traces import MISSING, Traces, compare
 from leaderboard.records import summary_path
 from leaderboard.service import Leaderboard
-from space.pages.board import csv_bytes
+from space.pages.board_csv import csv_bytes
 from tests.service_fixtures import MAINTAINER, submit
 
 # -- the comparison, by hand ---------------------------------------------------------------------

@@ -31,8 +31,8 @@ def _counts(service: Leaderboard, submission_id: str) -> tuple[object, object]:
 
 
 def test_the_new_columns_come_after_the_interval_columns_in_the_contract_order():
-    assert COLUMNS[-4:] == ("submissions_model", "submissions_total", "flag", "declarations")
-    assert "submissions_model" in CARD and "declarations" in CARD
+    assert COLUMNS[-5:] == ("submissions_model", "submissions_total", "flag", "declarations", "hub_pr_url")
+    assert all(name in CARD for name in COLUMNS[-5:])
 
 
 def test_counts_across_resends_withdrawals_choices_and_cancels(service: Leaderboard, files, clock):

@@ -122,7 +122,8 @@ class Submitter:
             uploaded = self.client.post("/gradio_api/upload", files=[("files", (path.name, path.read_bytes()))])
             uploaded.raise_for_status()
             file = {"path": uploaded.json()[0], "orig_name": path.name, "meta": {"_type": "gradio.FileData"}}
-            fields = [file, split, model, "", "", "", "someone@example.org", "", "", "", publish]
+            declared = ["none", "no", "", "1", False]  # trained on, beyond inference, code, runs, Hub (issue 15)
+            fields = [file, split, model, "", "", "", "someone@example.org", "", "", "", publish, *declared]
             call = self.client.post("/gradio_api/call/submit", json={"data": fields})
             call.raise_for_status()
             stream = self.client.get(f"/gradio_api/call/submit/{call.json()['event_id']}").text

@@ -59,6 +59,13 @@ class Offload:
             raise Rejected(outcome[1], outcome[2])
         return outcome[1]
 
+    def checked(self, data: bytes, split: str) -> tuple[Report, int]:
+        """``intake.checked_upload`` of a submission's bytes: its report and cost, or ``Rejected`` as there."""
+        outcome = self._run("the check of this file", _check_bytes, data, split)
+        if outcome[0] == "rejected":
+            raise Rejected(outcome[1], outcome[2])
+        return outcome[1], outcome[2]
+
     def picture(self, sample_id: str, embodiment: str, prediction: object, layers: object, baseline_raw: float | None):  # noqa: ANN201
         """``explorer.picture`` of the validation split's row; its errors (``NotFound``...) come back as raised."""
         return self._run("drawing this row", _picture, sample_id, embodiment, prediction, layers, baseline_raw)
@@ -118,14 +125,20 @@ def _end_with(parent: int) -> None:
 
 def _check(path: str, split: str) -> tuple:
     """``("ok", report)`` or ``("rejected", message, report | None)``: plain values across the pipe."""
+    outcome = _check_bytes(Path(path).read_bytes(), split)
+    return outcome[:2] if outcome[0] == "ok" else outcome
+
+
+def _check_bytes(data: bytes, split: str) -> tuple:
+    """``("ok", report, cost)`` or ``("rejected", message, report | None)``."""
     from leaderboard.intake import checked_upload
 
     assert _keys is not None, "the checking process was not initialised"
     try:
-        report, _ = checked_upload(Path(path).read_bytes(), split, _keys)
+        report, cost = checked_upload(data, split, _keys)
     except Rejected as error:
         return ("rejected", str(error), error.report)
-    return ("ok", report)
+    return ("ok", report, cost)
 
 
 def _picture(sample_id: str, embodiment: str, prediction: object, layers: object, baseline_raw: float | None):  # noqa: ANN202

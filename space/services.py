@@ -91,6 +91,8 @@ class Services:
         scratch = Path(tempfile.mkdtemp(prefix=f"{SCRATCH_PREFIX}{os.getpid()}-"))
         folder = examples or scratch / "examples"
         board = BoardCache(lambda: service.published_table() or service.public_table(), scratch)
+        checks = Offload(settings)
+        service.intake.checker = checks.checked  # a submission's own check too, off the pages' interpreter
         return cls(
             service,
             Auth(service, space),
@@ -99,7 +101,7 @@ class Services:
             space,
             scratch,
             board,
-            checks=Offload(settings),
+            checks=checks,
             drawings=Offload(settings),
         )
 

@@ -115,3 +115,24 @@ def test_children_end_when_the_app_is_killed(tmp_path, settings):
         time.sleep(0.2)
     os.kill(child, signal.SIGKILL)
     raise AssertionError(f"the child {child} outlived its app")
+
+
+def test_a_submission_is_checked_in_the_checking_process_and_acknowledged_as_before(settings, service, files, tmp_path):
+    from space.services import Services
+    from space.settings import SpaceSettings
+
+    services = Services.create(settings, SpaceSettings(), leaderboard=service)
+    try:
+        assert service.intake.checker == services.checks.checked  # the web app's submissions too (issue 11)
+        receipt = service.submit(files["validation-noisy"], split="validation", user="ann", metadata={"model": "M"})
+        assert receipt.report == service.validate(files["validation-noisy"], "validation")
+        (child,) = _children(services.checks)
+        assert child != os.getpid()
+        bad = tmp_path / "bad.tsv"
+        bad.write_text("sample_id\tembodiment\tprediction\nval_0000\tHuman\tnot json\n", "utf-8")
+        with pytest.raises(Rejected) as refused:
+            service.submit(bad, split="validation", user="ann", metadata={"model": "M"})
+        assert refused.value.report is not None and refused.value.report.n_valid == 0
+    finally:
+        services.checks.close()
+        services.drawings.close()

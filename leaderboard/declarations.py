@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields
 
 from leaderboard.errors import Rejected
-from leaderboard.metadata import checked_link, quoted
+from leaderboard.metadata import checked_link, quoted, yes_no
 
 TRAINED_ON = ("none", "validation", "test")
 MAX_BEST_OF = 1_000_000
@@ -65,16 +65,7 @@ class Declarations:
 
 
 def _flag(name: str, value: object) -> bool:
-    if value is None or value == "":
-        return False
-    if isinstance(value, bool):
-        return value
-    text = str(value).strip().lower()
-    if text in ("yes", "true", "1", "y"):
-        return True
-    if text in ("no", "false", "0", "n"):
-        return False
-    raise Rejected(f"{name}={quoted(value)}: expected yes or no")
+    return bool(yes_no(name, value))  # not answered: no
 
 
 def _best_of(value: object) -> int:

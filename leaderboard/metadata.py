@@ -53,7 +53,7 @@ class Metadata:
             paper_link=checked_link("paper_link", values.get("paper_link")),
             contact_email=_email(values.get("contact_email")),
             description=_text("description", values.get("description"), MAX_DESCRIPTION, one_line=False),
-            open_weights=_yes_no(values.get("open_weights")),
+            open_weights=yes_no("open_weights", values.get("open_weights")),
             parameters_b=parse_parameters(values.get("parameters_b")),
         )
 
@@ -180,7 +180,8 @@ def _email(value: object) -> str | None:
     return text
 
 
-def _yes_no(value: object) -> bool | None:
+def yes_no(name: str, value: object) -> bool | None:
+    """``yes``/``no`` (and true/false, 1/0, y/n, a bool) as a bool; None when not answered."""
     if value is None or value == "":
         return None
     if isinstance(value, bool):
@@ -190,4 +191,4 @@ def _yes_no(value: object) -> bool | None:
         return True
     if text in ("no", "false", "0", "n"):
         return False
-    raise Rejected(f"open_weights={quoted(value)}: expected yes or no")
+    raise Rejected(f"{name}={quoted(value)}: expected yes or no")

@@ -21,6 +21,7 @@ from scoring import load_answer_key
 from scoring.examples import write_example
 from tests.browser.conftest import MAINTAINER, SHOTS, RunningApp, page_maker, start_app, stop_app
 from tests.browser.helpers import open_desk, open_tab, sign_in
+from tests.service_fixtures import DECLARED
 
 LAPTOP = {"width": 1440, "height": 900}
 PHONE = {"width": 390, "height": 844}
@@ -50,12 +51,16 @@ def seeded(tmp_path_factory: pytest.TempPathFactory, browser_datasets: tuple[Pat
     example = folder / "noisy.tsv"
     write_example(load_answer_key(private, "test", folder / "cache"), "noisy", example, seed=3)
     meta = {"model": "Navigator-7B", "contact_email": "alice@example.org"}
-    first = service.submit(example, split="test", user="alice", metadata=meta, publish=True).submission_id
+    first = service.submit(
+        example, split="test", user="alice", metadata=meta, publish=True, declarations=DECLARED
+    ).submission_id
     service.worker.drain()
     service.approve(first, MAINTAINER)
     lines = example.read_bytes().splitlines(keepends=True)
     again_file = b"".join(lines[:1] + lines[3:])  # two rows left out: a little worse, never significantly better
-    again = service.submit(again_file, split="test", user="alice", metadata=meta, publish=True, filename="again.tsv")
+    again = service.submit(
+        again_file, split="test", user="alice", metadata=meta, publish=True, filename="again.tsv", declarations=DECLARED
+    )
     service.worker.drain()
     summary = service.status(again.submission_id, MAINTAINER).summary
     assert summary is not None and summary.score is not None and not service.status(again.submission_id).released

@@ -21,6 +21,7 @@ from fastapi import FastAPI
 
 from leaderboard import Settings
 from scoring import MAX_FILE_BYTES
+from space import board_download
 from space.auth import local_sign_in
 from space.guard import DESK_PATH, Guard, app_kwargs
 from space.script_api import routes as script_routes
@@ -55,7 +56,8 @@ def launch(
     demo.queue(default_concurrency_limit=4)
     guard, base = Guard(space, MAX_FILE_BYTES), local_sign_in(space)
     if services is not None:
-        base = {**base, "routes": [*base.get("routes", []), *script_routes(services, guard)]}
+        extra_routes = [*script_routes(services, guard), *board_download.routes(services)]
+        base = {**base, "routes": [*base.get("routes", []), *extra_routes]}
     kwargs = app_kwargs(guard, base)
     holder = FastAPI()  # carries the desk's app and its start-up until the page's app takes them
     if desk is not None:

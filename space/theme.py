@@ -11,6 +11,10 @@ CSS = """
 #validation-report, #submit-receipt, #split-quota { scroll-margin-top: 12px; }
 .nt-help p { margin: 0.2em 0; }
 .nt-table-wrap { overflow-x: auto; max-width: 100%; }
+.nt-csv-link { display: inline-block; padding: 4px 14px; border: 1px solid var(--border-color-primary);
+  border-radius: var(--radius-md); font-size: 0.85rem; text-decoration: none; color: var(--body-text-color);
+  background: var(--button-secondary-background-fill); }
+.nt-csv-link:hover { background: var(--button-secondary-background-fill-hover); }
 .nt-table { border-collapse: collapse; width: 100%; font-size: 0.9rem; }
 .nt-table th, .nt-table td { padding: 6px 7px; text-align: left; vertical-align: top;
   border: none !important; border-bottom: 1px solid var(--border-color-primary) !important; }

@@ -12,6 +12,7 @@ from typing import Any
 
 import gradio as gr
 
+from space import board_download
 from space.errors import shown
 from space.pages import about, board, board_url
 from space.pages.board_script import BOARD_SCRIPT, URL_JS
@@ -64,7 +65,8 @@ def build(services: Services, demo: gr.Blocks | None = None) -> LeaderboardTab:
         sort = gr.Textbox(value="score", visible="hidden", elem_id="board-sort", label="Sort (set by the headers)")
         summary = gr.Markdown(elem_id="board-summary")
         table = gr.HTML(elem_id="leaderboard", js_on_load=BOARD_SCRIPT, css_template=TRUST_CSS)
-        download = gr.DownloadButton("Download CSV", elem_id="board-csv", size="sm", variant="secondary")
+        # A link to GET /board.csv (space/board_download.py), not a file sent with every visit's first event.
+        download = gr.HTML(board_download.link_html("test"), elem_id="board-csv")
         gr.Markdown(about.BOARD_HELP, elem_classes="nt-help")
         charts = gr.HTML(elem_id="board-charts", js_on_load=None)
 
@@ -79,11 +81,12 @@ def build(services: Services, demo: gr.Blocks | None = None) -> LeaderboardTab:
     def show_rest(split_):
         """The CSV and the charts: after the table, so a visitor reads the table without waiting for them."""
         with shown():
-            extras = services.board.extras(split_ if split_ in board_url.SPLITS else "test")
+            split_ = split_ if split_ in board_url.SPLITS else "test"
+            extras, link = services.board.extras(split_), board_download.link_html(split_)
             if not extras.has_charts:
-                note = f"*The charts appear once scored submissions of the {split_} split are on the board.*"
-                return str(extras.csv_path), f'<div id="charts-empty">{note}</div>'
-            return str(extras.csv_path), _charts_html(extras.by_embodiment, extras.by_category, extras.progress)
+                note = f"<em>The charts appear once scored submissions of the {split_} split are on the board.</em>"
+                return link, f'<div id="charts-empty">{note}</div>'
+            return link, _charts_html(extras.by_embodiment, extras.by_category, extras.progress)
 
     def show_all(*values):
         return (*show_table(*values), *show_rest(values[0]))

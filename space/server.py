@@ -21,8 +21,8 @@ from fastapi import FastAPI
 
 from leaderboard import Settings
 from scoring import MAX_FILE_BYTES
-from space import board_download
 from space.auth import local_sign_in
+from space.board_download import routes as board_routes
 from space.guard import DESK_PATH, Guard, app_kwargs
 from space.script_api import routes as script_routes
 from space.services import Services
@@ -56,7 +56,7 @@ def launch(
     demo.queue(default_concurrency_limit=4)
     guard, base = Guard(space, MAX_FILE_BYTES), local_sign_in(space)
     if services is not None:
-        extra_routes = [*script_routes(services, guard), *board_download.routes(services)]
+        extra_routes = [*script_routes(services, guard), *board_routes(services)]
         base = {**base, "routes": [*base.get("routes", []), *extra_routes]}
     kwargs = app_kwargs(guard, base)
     holder = FastAPI()  # carries the desk's app and its start-up until the page's app takes them

@@ -12,7 +12,7 @@ from typing import Any
 
 import gradio as gr
 
-from space import board_download
+from space.board_download import link_html as csv_link
 from space.errors import shown
 from space.pages import about, board, board_url
 from space.pages.board_script import BOARD_SCRIPT, URL_JS
@@ -66,7 +66,7 @@ def build(services: Services, demo: gr.Blocks | None = None) -> LeaderboardTab:
         summary = gr.Markdown(elem_id="board-summary")
         table = gr.HTML(elem_id="leaderboard", js_on_load=BOARD_SCRIPT, css_template=TRUST_CSS)
         # A link to GET /board.csv (space/board_download.py), not a file sent with every visit's first event.
-        download = gr.HTML(board_download.link_html("test"), elem_id="board-csv")
+        download = gr.HTML(csv_link("test"), elem_id="board-csv")
         gr.Markdown(about.BOARD_HELP, elem_classes="nt-help")
         charts = gr.HTML(elem_id="board-charts", js_on_load=None)
 
@@ -82,7 +82,7 @@ def build(services: Services, demo: gr.Blocks | None = None) -> LeaderboardTab:
         """The CSV and the charts: after the table, so a visitor reads the table without waiting for them."""
         with shown():
             split_ = split_ if split_ in board_url.SPLITS else "test"
-            extras, link = services.board.extras(split_), board_download.link_html(split_)
+            extras, link = services.board.extras(split_), csv_link(split_)
             if not extras.has_charts:
                 note = f"<em>The charts appear once scored submissions of the {split_} split are on the board.</em>"
                 return link, f'<div id="charts-empty">{note}</div>'

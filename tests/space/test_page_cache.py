@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import httpx
 import pytest
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
 from starlette.routing import Route
+from starlette.testclient import TestClient
 
 from space import page_cache
 from space.page_cache import PageCache
@@ -32,68 +32,60 @@ def page_app(builds: list[str], cookie: bool = False) -> Starlette:
     return Starlette(routes=[Route("/", page, methods=["GET", "POST"]), Route("/other", page)])
 
 
-pytestmark = pytest.mark.anyio
-
-
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 @pytest.fixture
 def clock() -> Clock:
     return Clock()
 
 
-def client(app: Starlette, clock: Clock, host: str = "127.0.0.1:7860") -> httpx.AsyncClient:
-    transport = httpx.ASGITransport(app=PageCache(app, clock=clock))
-    return httpx.AsyncClient(transport=transport, base_url=f"http://{host}")
+def client(app: Starlette | PageCache, clock: Clock, host: str = "127.0.0.1:7860") -> TestClient:
+    """A client of ``app`` behind a page cache (its own event loop in a thread: no loop shared with other tests)."""
+    cached = app if isinstance(app, PageCache) else PageCache(app, clock=clock)
+    return TestClient(cached, base_url=f"http://{host}")
 
 
-async def test_the_second_visit_gets_the_first_answer_without_a_build(clock):
+def test_the_second_visit_gets_the_first_answer_without_a_build(clock):
     builds: list[str] = []
-    async with client(page_app(builds), clock) as browser:
-        first, second = await browser.get("/"), await browser.get("/?entry=abc&split=test")
+    with client(page_app(builds), clock) as browser:
+        first, second = browser.get("/"), browser.get("/?entry=abc&split=test")
     assert builds == ["127.0.0.1:7860"]
     assert second.text == first.text and second.headers["content-type"] == first.headers["content-type"]
 
 
-async def test_each_address_has_its_own_page_and_a_stale_one_is_rebuilt(clock):
+def test_each_address_has_its_own_page_and_a_stale_one_is_rebuilt(clock):
     builds: list[str] = []
     app = page_app(builds)
-    async with client(app, clock) as here, client(app, clock, "localhost:7860") as there:
-        a, b = await here.get("/"), await there.get("/")
-        forwarded = await here.get("/", headers={"x-forwarded-proto": "https"})
+    with client(app, clock) as here, client(app, clock, "localhost:7860") as there:
+        a, b = here.get("/"), there.get("/")
+        forwarded = here.get("/", headers={"x-forwarded-proto": "https"})
         clock.now += page_cache.TTL_S + 1
-        await here.get("/")
+        here.get("/")
     assert "127.0.0.1" in a.text and "localhost" in b.text
     assert len(builds) == 4 and forwarded.text != a.text
 
 
-async def test_deep_links_auth_cookies_other_paths_and_posts_are_never_cached(clock):
+def test_deep_links_auth_cookies_other_paths_and_posts_are_never_cached(clock):
     builds: list[str] = []
-    async with client(page_app(builds), clock) as browser:
+    with client(page_app(builds), clock) as browser:
         for _ in range(2):
-            await browser.get("/?deep_link=x")
-            await browser.get("/", headers={"cookie": "access-token-abc=1"})
-            await browser.get("/other")
-            await browser.post("/")
+            browser.get("/?deep_link=x")
+            browser.get("/", headers={"cookie": "access-token-abc=1"})
+            browser.get("/other")
+            browser.post("/")
     assert len(builds) == 8
 
 
-async def test_an_answer_that_sets_a_cookie_is_not_kept(clock):
+def test_an_answer_that_sets_a_cookie_is_not_kept(clock):
     builds: list[str] = []
-    async with client(page_app(builds, cookie=True), clock) as browser:
-        await browser.get("/")
-        await browser.get("/")
+    with client(page_app(builds, cookie=True), clock) as browser:
+        browser.get("/")
+        browser.get("/")
     assert len(builds) == 2
 
 
-async def test_at_most_max_pages_addresses_are_kept(clock):
+def test_at_most_max_pages_addresses_are_kept(clock):
     builds: list[str] = []
     cache = PageCache(page_app(builds), clock=clock)
-    transport = httpx.ASGITransport(app=cache)
-    async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1:7860") as browser:
+    with client(cache, clock) as browser:
         for i in range(page_cache.MAX_PAGES * 3):
-            await browser.get("/", headers={"host": f"name{i}.example"})
+            browser.get("/", headers={"host": f"name{i}.example"})
     assert len(cache.pages) == page_cache.MAX_PAGES

@@ -3,8 +3,10 @@
 Reading and validating a 64 MB file is seconds of CPU in pure Python (issue 14: 24 checks, 4 at a
 time, pushed other visitors' board to 13x its idle latency while they ran in the app's own process,
 holding the GIL). Here each check runs in one of ``WORKERS`` spawned children at a lower priority
-(niceness 10, like the scoring process), reading the uploaded file from its path: the 64 MB never
-cross a pipe, only the report comes back. A child is replaced after ``CHECKS_PER_CHILD`` checks, since
+(niceness 10, like the scoring process). The Submit tab's check reads the uploaded file from its
+path (the 64 MB never cross a pipe, only the report comes back); a submission's own check
+(``checked``) sends the bytes the service already read, capped at the file limit before they are
+sent. A child is replaced after ``CHECKS_PER_CHILD`` checks, since
 a big file's memory goes back to the allocator but not always to the system.
 
 The child runs exactly the service's check (``intake.checked_upload``, the one ``submit`` runs), with

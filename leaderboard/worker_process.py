@@ -38,7 +38,7 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 log = logging.getLogger("leaderboard.worker_process")  # the same name when run as __main__
 
@@ -167,7 +167,7 @@ class WorkerProcess:
         _close(process.stdout)
 
 
-def _close(stream: IO[bytes] | None) -> None:
+def _close(stream: IO[Any] | None) -> None:
     if stream is not None:
         try:
             stream.close()
@@ -186,11 +186,24 @@ class _Child:
         self.wanted = threading.Event()
         self.wanted.set()  # a round at start, as the scheduler's first run
 
-    def listen(self, commands: IO[bytes]) -> None:
-        """Requests from the parent; end of input means the parent is gone or stopping us."""
-        for line in commands:
-            if line.strip() == b"drain":
+    def listen(self, commands_fd: int) -> None:
+        """Requests from the parent; end of input means the parent is gone or stopping us.
+
+        It reads the file descriptor with ``os.read``, never through ``sys.stdin``: a daemon thread
+        blocked inside a buffered reader holds that reader's lock, and the interpreter's shutdown
+        then aborts the process (SIGABRT, "could not acquire lock for <stdin>") instead of exiting 0."""
+        pending = b""
+        while True:
+            try:
+                chunk = os.read(commands_fd, 4096)
+            except OSError:
+                break
+            if not chunk:
+                break
+            *lines, pending = (pending + chunk).split(b"\n")
+            if any(line.strip() == b"drain" for line in lines):
                 self.wanted.set()
+            pending = pending[-64:]  # a request is one short word: a line without an end is noise
         self._end("the app closed the pipe")
 
     def watch_parent(self) -> None:
@@ -261,7 +274,7 @@ def main(argv: list[str] | None = None) -> int:
     child = _Child(args.parent, events)
     if os.getppid() != args.parent:
         return 0
-    threading.Thread(target=child.listen, args=(sys.stdin.buffer,), name="commands", daemon=True).start()
+    threading.Thread(target=child.listen, args=(sys.stdin.fileno(),), name="commands", daemon=True).start()
     threading.Thread(target=child.watch_parent, name="parent-watch", daemon=True).start()
     from leaderboard.config import Settings
     from leaderboard.service import Leaderboard
@@ -272,8 +285,12 @@ def main(argv: list[str] | None = None) -> int:
         child.serve(service.worker, service.keys)
     except SystemExit:
         log.info("worker process stopped")
-        return 0
-    return 0
+    # The job has unwound and every commit is on disk. Skip the interpreter's shutdown: it would run
+    # beside the daemon threads (one may be writing a log line), and a lock one of them holds turns
+    # a clean stop into an abort.
+    logging.shutdown()
+    _close(events)
+    os._exit(0)
 
 
 if __name__ == "__main__":

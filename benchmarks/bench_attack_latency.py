@@ -44,7 +44,8 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.bench_app import App, _scoring_dataset  # noqa: E402
 from benchmarks.bench_soak import rss_mb  # noqa: E402
-from benchmarks.load_test import VIEWERS_ENV, Result, board_events, percentiles, spread, start_viewers, stop_app  # noqa: E402
+from benchmarks.load_test import VIEWERS_ENV, Result, board_events, percentiles, spread, stop_app  # noqa: E402
+from benchmarks.viewer_process import start_viewers  # noqa: E402
 from scoring import load_answer_key  # noqa: E402
 from scoring.examples import write_example  # noqa: E402
 from tests.hardening.input.input_giants import huge_raw_response, worst_case_traces  # noqa: E402

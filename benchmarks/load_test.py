@@ -6,9 +6,10 @@
 Starts the real app (``python app.py``, as ``bench_app.App`` does) with a fresh ``LEADERBOARD_HOME``
 and a synthetic dataset, then:
 
-- **viewers** (threads) load the page in a loop as a browser does: ``GET /``, then the leaderboard
-  events the page fires on load (the table, then its CSV and charts) in one session, then a pause
-  (``--think-s``);
+- **viewers** load the page in a loop as a browser does: ``GET /``, then the leaderboard events the
+  page fires on load (the table, then its CSV and charts) in one session, then a pause
+  (``--think-s``). They run as asyncio tasks in a process of their own (``viewer_process``): timed
+  from threads beside the uploaders, they measured this process's GIL more than the app;
 - after ``--idle-s`` of viewers alone, **uploaders** (threads), each signed in as its own local
   user (the sign-in's session cookie carried by ``gradio_client`` as a header), run the Submit tab's
   flow together: ``/check_file``, then ``/submit`` of a test file, then poll ``/my_submission``
@@ -30,7 +31,6 @@ import argparse
 import json
 import os
 import re
-import secrets
 import sys
 import tempfile
 import threading
@@ -44,6 +44,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.bench_app import App, _scoring_dataset  # noqa: E402
+from benchmarks.remote_clients import as_other_machines  # noqa: E402
+from benchmarks.viewer_process import start_viewers  # noqa: E402
 from leaderboard.records import epoch  # noqa: E402
 from scoring import load_answer_key  # noqa: E402
 from scoring.examples import write_example  # noqa: E402
@@ -70,6 +72,7 @@ class Result:
     server_side: list[tuple[float, float]] = field(default_factory=list)  # (queued s, scoring s), from the store
     started: float = 0.0  # when the viewers started
     busy: tuple[float, float] = (0.0, 0.0)  # from the first upload to the last FINISHED
+    clients: str = ""  # how the uploaders ran beside the app (benchmarks.remote_clients)
     scoring_threads: set[str] = field(default_factory=set)
     intake_threads: set[str] = field(default_factory=set)
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
@@ -101,49 +104,6 @@ def board_events(url: str) -> list[tuple[str, list]]:
         if any(table in d["outputs"] for d in chain):  # the load chain that fills the table (it may start earlier)
             return [(d["api_name"], [components[i]["props"].get("value") for i in d["inputs"]]) for d in chain]
     raise SystemExit("no load event of the page fills the leaderboard table: the benchmark cannot follow the page")
-
-
-def call(client: httpx.Client, api_name: str, data: list, session: str | None = None) -> None:
-    posted = client.post(f"/gradio_api/call/{api_name}", json={"data": data, "session_hash": session})
-    posted.raise_for_status()
-    stream = client.get(f"/gradio_api/call/{api_name}/{posted.json()['event_id']}").text
-    if "event: complete" not in stream:
-        raise RuntimeError(f"{api_name}: {stream[:200]}")
-
-
-def viewer(
-    url: str, events: list[tuple[str, list]], think_s: float, delay_s: float, stop: threading.Event, result: Result
-) -> None:
-    stop.wait(delay_s)  # viewers arrive spread over one pause, not all in the same instant
-    with httpx.Client(base_url=url, timeout=60) as client:
-        while not stop.is_set():
-            start = time.monotonic()
-            try:
-                page = client.get("/")
-                page.raise_for_status()
-                loaded = time.monotonic()
-                session = secrets.token_hex(6)  # a page's events share its session, as in a browser
-                for api_name, data in events:
-                    call(client, api_name, data, session)
-                with result.lock:
-                    result.page.append((start, loaded - start, time.monotonic() - loaded))
-            except Exception as error:  # counted and shown; the viewer carries on like a reloading person
-                result.error(f"viewer: {error!r}")
-            stop.wait(think_s)
-
-
-def start_viewers(
-    url: str, events: list[tuple[str, list]], count: int, think_s: float, stop: threading.Event, result: Result
-) -> list[threading.Thread]:
-    """``count`` viewers, arriving spread over one pause; ``result.started`` marks when they set off."""
-    viewers = [
-        threading.Thread(target=viewer, args=(url, events, think_s, think_s * i / count, stop, result), daemon=True)
-        for i in range(count)
-    ]
-    result.started = time.monotonic()
-    for thread in viewers:
-        thread.start()
-    return viewers
 
 
 # -- uploaders -------------------------------------------------------------------------------------
@@ -231,18 +191,19 @@ def run(
         app.wait_log("public datasets ready", timeout=min(300, deadline_s))
         events = board_events(app.url)
         watchers = start_viewers(app.url, events, viewers, think_s, stop, result)
-        stop.wait(idle_s)
-        go = threading.Barrier(uploads)
-        pushers = [
-            threading.Thread(target=uploader, args=(app.url, f"user{i:02d}", f, go, deadline, result), daemon=True)
-            for i, f in enumerate(files)
-        ]
-        begin = time.monotonic()
-        for thread in pushers:
-            thread.start()
-        for thread in pushers:
-            thread.join(max(0.0, deadline - time.monotonic()))
-        result.busy = (begin, time.monotonic())
+        with as_other_machines() as result.clients:  # the uploaders; the app and the viewers keep their priority
+            stop.wait(idle_s)
+            go = threading.Barrier(uploads)
+            pushers = [
+                threading.Thread(target=uploader, args=(app.url, f"user{i:02d}", f, go, deadline, result), daemon=True)
+                for i, f in enumerate(files)
+            ]
+            begin = time.monotonic()
+            for thread in pushers:
+                thread.start()
+            for thread in pushers:
+                thread.join(max(0.0, deadline - time.monotonic()))
+            result.busy = (begin, time.monotonic())
         stop.set()
         for thread in watchers:
             thread.join(max(1.0, deadline - time.monotonic()))
@@ -301,6 +262,7 @@ def report(result: Result, viewers: int) -> None:
     busy = [(p, d) for s, p, d in result.page if begin <= s <= end]
     print(f"machine: {os.cpu_count()} cores, load average {' '.join(f'{x:.2f}' for x in os.getloadavg())} (at the end)")
     print(f"uploads: {result.acknowledged}/{result.uploads} acknowledged, {result.scored}/{result.uploads} scored")
+    print(f"  {result.clients}")
     rate = f"{len(idle) / max(begin - result.started, 1e-9):.1f} and {len(busy) / max(end - begin, 1e-9):.1f} per s"
     print(f"viewers: {viewers}, {len(result.page)} page loads ({len(idle)} idle, {len(busy)} while uploading/scoring)")
     print(f"  page loads completed idle and under load: {rate}")

@@ -21,9 +21,9 @@ Nothing is lost when the child dies at any moment: a job is claimed and finished
 its lease names the child's pid, so the next child takes it up again at once (``leaderboard.queue``).
 The child never outlives the app: its standard input closes when the app dies (even by SIGKILL),
 and it also checks every second that its parent is still the app; either way it stops itself.
-Its log lines go to the app's standard error, tagged ``[worker-process:<thread>]``. It runs at a
-lower CPU priority (``NICENESS``) than the app, so on a small machine scoring uses the CPU the
-pages leave rather than competing with them.
+Its log lines go to the app's standard error, tagged ``[worker-process:<thread>]``. It runs below
+the app on the CPU (``leaderboard.cpu_priority``: ``SCHED_IDLE``), so on a small machine scoring
+uses the CPU the pages leave rather than competing with them.
 """
 
 from __future__ import annotations
@@ -40,6 +40,8 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import IO, Any
 
+from leaderboard.cpu_priority import yield_to_pages
+
 log = logging.getLogger("leaderboard.worker_process")  # the same name when run as __main__
 
 ROOT = Path(__file__).resolve().parents[1]  # the folder holding the ``leaderboard`` package
@@ -48,7 +50,6 @@ FIRST_BACKOFF_S, MAX_BACKOFF_S = 1.0, 60.0  # restart delays after a death: doub
 STABLE_S = 60.0  # a child that lived this long starts the backoff afresh
 STOP_TIMEOUT_S = 10.0  # SIGTERM, then SIGKILL after this long
 PARENT_CHECK_S = 1.0
-NICENESS = 10  # the child's CPU priority below the app's: on a small machine the pages come first
 
 
 def child_command(parent_pid: int) -> list[str]:
@@ -270,7 +271,7 @@ def main(argv: list[str] | None = None) -> int:
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())  # a stray print goes to the log, never into the events
     signal.signal(signal.SIGTERM, _on_sigterm)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C in a terminal reaches the app, which stops us
-    os.nice(NICENESS)  # scoring takes the CPU the pages leave: a job waits a little, a visitor does not
+    priority = yield_to_pages()  # scoring takes the CPU the pages leave: a job waits a little, a visitor does not
     child = _Child(args.parent, events)
     if os.getppid() != args.parent:
         return 0
@@ -281,7 +282,7 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         service = Leaderboard(Settings.from_env(os.environ))
-        log.info("worker process ready (pid %d, app pid %d)", os.getpid(), args.parent)
+        log.info("worker process ready (pid %d, app pid %d, %s)", os.getpid(), args.parent, priority)
         child.serve(service.worker, service.keys)
     except SystemExit:
         log.info("worker process stopped")

@@ -2,12 +2,12 @@
 
 Reading and validating a 64 MB file is seconds of CPU in pure Python (issue 14: 24 checks, 4 at a
 time, pushed other visitors' board to 13x its idle latency while they ran in the app's own process,
-holding the GIL). Here each check runs in one of ``WORKERS`` spawned children at a lower priority
-(niceness 10, like the scoring process). The Submit tab's check reads the uploaded file from its
-path (the 64 MB never cross a pipe, only the report comes back); a submission's own check
-(``checked``) sends the bytes the service already read, capped at the file limit before they are
-sent. A child is replaced after ``CHECKS_PER_CHILD`` checks, since
-a big file's memory goes back to the allocator but not always to the system.
+holding the GIL). Here each check runs in one of ``WORKERS`` spawned children below the pages on
+the CPU (``SCHED_IDLE``, like the scoring process: ``leaderboard.cpu_priority``). The Submit tab's
+check reads the uploaded file from its path (the 64 MB never cross a pipe, only the report comes
+back); a submission's own check (``checked``) sends the bytes the service already read, capped at
+the file limit before they are sent. A child is replaced after ``CHECKS_PER_CHILD`` checks, since a
+big file's memory goes back to the allocator but not always to the system.
 
 The child runs exactly the service's check (``intake.checked_upload``, the one ``submit`` runs), with
 its own ``AnswerKeys`` reading the same public-key cache the app warmed up. The Explorer's drawing of
@@ -29,6 +29,7 @@ from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 from leaderboard import Settings
+from leaderboard.cpu_priority import yield_to_pages
 from leaderboard.errors import LeaderboardError, Rejected
 from leaderboard.report import Report
 
@@ -36,7 +37,6 @@ log = logging.getLogger(__name__)
 
 WORKERS = 1  # one core for checks, one for the pages (and the scoring process) on a 2-core Space
 CHECKS_PER_CHILD = 20
-NICENESS = 10
 
 _keys = None  # the child's AnswerKeys
 
@@ -95,7 +95,7 @@ class Offload:
                     max_workers=self._workers,
                     mp_context=multiprocessing.get_context("spawn"),  # no copy of the app's threads and sockets
                     initializer=_start,
-                    initargs=(self._settings,),
+                    initargs=(self._settings, os.getpid()),
                     max_tasks_per_child=CHECKS_PER_CHILD,
                 )
             return self._pool
@@ -105,13 +105,11 @@ class Offload:
         self.close()
 
 
-def _start(settings: Settings) -> None:
+def _start(settings: Settings, parent: int) -> None:
+    """``parent``: the app's pid, as the app read it. Read here with ``getppid``, it was 1 when the app died
+    before this child started, and the child then watched for the death of init and lived on."""
     global _keys
-    try:
-        os.nice(NICENESS)  # pages first: a check may wait, a visitor should not
-    except OSError:
-        pass
-    parent = os.getppid()
+    yield_to_pages()  # pages first: a check may wait, a visitor should not
     threading.Thread(target=_end_with, args=(parent,), name="parent-watch", daemon=True).start()
     from leaderboard.answer_keys import AnswerKeys
 

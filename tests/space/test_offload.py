@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from leaderboard.errors import Rejected
-from space.offload import NICENESS, CheckFailed, Offload
+from leaderboard.cpu_priority import is_background
+from space.offload import CheckFailed, Offload
 
 
 @pytest.fixture
@@ -32,7 +33,7 @@ def test_a_check_answers_as_the_service_does_in_another_lower_priority_process(c
     assert checks.validate(files["test-straight"], "test") == service.validate(files["test-straight"], "test")
     (child,) = _children(checks)
     assert child != os.getpid()
-    assert os.getpriority(os.PRIO_PROCESS, child) >= os.getpriority(os.PRIO_PROCESS, 0) + min(NICENESS, 19)
+    assert is_background(child) and not is_background(os.getpid())
 
 
 def test_a_refused_file_is_refused_with_the_same_message_and_report(checks, service, tmp_path):
@@ -136,3 +137,32 @@ def test_a_submission_is_checked_in_the_checking_process_and_acknowledged_as_bef
     finally:
         services.checks.close()
         services.drawings.close()
+
+
+def test_a_child_that_starts_after_its_app_died_ends(tmp_path, settings):
+    """The app's pid comes from the app: read with getppid in a child that started after the app died,
+    it was init's, and that child lived on (seen after a CI run: an orphan waiting for work forever)."""
+    import pickle
+    import subprocess
+    import sys
+
+    gone = subprocess.Popen(["true"])
+    gone.wait()  # a pid nobody has any more: the app, dead before its child's start-up ran
+    child = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import pickle, sys, time\n"
+            "from space.offload import _start\n"
+            "_start(pickle.loads(bytes.fromhex(sys.argv[1])), int(sys.argv[2]))\n"
+            "time.sleep(60)\n",
+            pickle.dumps(settings).hex(),
+            str(gone.pid),
+        ],
+        cwd=Path(__file__).parents[2],
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])},
+    )
+    try:
+        assert child.wait(15) == 0
+    finally:
+        child.kill()

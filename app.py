@@ -20,7 +20,7 @@ import gradio as gr
 from leaderboard import Settings
 from leaderboard.scheduler import start_hub_jobs, start_worker
 from leaderboard.worker_process import WorkerProcess
-from space import tabs
+from space import long_lived, tabs
 from space.pages import about
 from space.server import DESK_PATH, launch
 from space.services import Services
@@ -80,6 +80,7 @@ def main(environ: dict[str, str] | None = None) -> None:
     environ = dict(os.environ if environ is None else environ)
     space = SpaceSettings.from_env(environ)
     settings = Settings.from_env(environ)
+    long_lived.enable()  # this process is the app: what lives at start-up is frozen (space/long_lived.py)
     services = Services.create(settings, space)
     demo, desk = build_demo(settings, services), build_desk(services)
     services.warmup.start()

@@ -72,6 +72,7 @@ class Result:
     server_side: list[tuple[float, float]] = field(default_factory=list)  # (queued s, scoring s), from the store
     started: float = 0.0  # when the viewers started
     busy: tuple[float, float] = (0.0, 0.0)  # from the first upload to the last FINISHED
+    last_acknowledged: float = 0.0  # after it, the app only scores (and answers the uploaders' status polls)
     clients: str = ""  # how the uploaders ran beside the app (benchmarks.remote_clients)
     scoring_threads: set[str] = field(default_factory=set)
     intake_threads: set[str] = field(default_factory=set)
@@ -135,6 +136,7 @@ def uploader(url: str, user: str, path: Path, go: threading.Barrier, deadline: f
             raise RuntimeError(f"not acknowledged: {receipt[:200]}")
         with result.lock:
             result.acknowledged += 1
+            result.last_acknowledged = max(result.last_acknowledged, time.monotonic())
         sid = found.group(1)
         while time.monotonic() < deadline:
             try:
@@ -271,12 +273,19 @@ def report(result: Result, viewers: int) -> None:
         print(f"  board events     {name:10}: {spread([d for _, d in rows])}")
         print(f"  page + board     {name:10}: {spread([p + d for p, d in rows])}")
     settled = [p + d for s, p, d in result.page if result.started + WARM_UP_S <= s < begin]
+    scoring = [p + d for s, p, d in result.page if result.last_acknowledged <= s <= end]
     print(f"  page + board     idle, after the first {WARM_UP_S:.0f} s (the viewers' first burst): {spread(settled)}")
-    (idle50, idle95), (busy50, busy95) = (percentiles([p + d for p, d in rows]) for rows in (idle, busy))
+    print(f"  page + board     after the last upload was acknowledged (scoring only): {spread(scoring)}")
+    # The ratios are to the settled idle: the viewers' cold first burst would flatter them.
+    (idle50, idle95), (busy50, busy95), (only50, only95) = (
+        percentiles(rows) for rows in (settled, [p + d for p, d in busy], scoring)
+    )
     print(
         f"  page (GET / + board events): idle p50 {idle50:.2f} s, p95 {idle95:.2f} s (target p95 <= 1.0 s);\n"
-        f"    while scoring p50 {busy50:.2f} s ({busy50 / idle50:.2f}x idle), "
-        f"p95 {busy95:.2f} s ({busy95 / idle95:.2f}x idle) (target each <= 1.2x)"
+        f"    while uploading and scoring p50 {busy50:.2f} s ({busy50 / idle50:.2f}x idle), "
+        f"p95 {busy95:.2f} s ({busy95 / idle95:.2f}x idle) (target each <= 1.2x);\n"
+        f"    scoring only p50 {only50:.2f} s ({only50 / idle50:.2f}x idle), "
+        f"p95 {only95:.2f} s ({only95 / idle95:.2f}x idle)"
     )
     print(f"submit to FINISHED (uploader, polling every {POLL_S} s): {spread(result.submit_to_finished)}")
     print(f"  queued before scoring (store):  {spread([q for q, _ in result.server_side])}")
@@ -300,6 +309,7 @@ def main() -> None:
     parser.add_argument("--think-s", type=float, default=1.0, help="a viewer's pause between page loads (default 1)")
     parser.add_argument("--deadline-s", type=float, default=900.0, help="everything stops by then (default 900)")
     parser.add_argument("--data", type=Path, default=Path.home() / ".cache" / "navitrace-bench")
+    parser.add_argument("--samples-out", type=Path, help="write every page load and the phases there (JSON)")
     args = parser.parse_args()
     private, public = _scoring_dataset(args.data, args.samples, args.size)
     work = Path(tempfile.mkdtemp(prefix="navitrace-load-"))
@@ -308,6 +318,9 @@ def main() -> None:
     print(f"machine: {os.cpu_count()} cores, load average {' '.join(f'{x:.2f}' for x in os.getloadavg())} (at start)")
     result = run(work, private, public, args.uploads, args.viewers, args.idle_s, args.think_s, args.deadline_s)
     report(result, args.viewers)
+    if args.samples_out:  # (start, GET / s, board events s) on the monotonic clock, for a timeline
+        phases = {"viewers": result.started, "uploads": result.busy[0], "acknowledged": result.last_acknowledged}
+        args.samples_out.write_text(json.dumps({"phases": {**phases, "end": result.busy[1]}, "page": result.page}))
     in_app = [t for t in result.scoring_threads if not t.startswith(WORKER_PROCESS)]
     if result.errors or result.scored < args.uploads or in_app:
         raise SystemExit(1)

@@ -1,40 +1,33 @@
-"""Background processes (scoring, file checks, drawings) take only the CPU the pages leave.
+"""Background processes (scoring, file checks, drawings) run below the pages on the CPU.
 
-A lower niceness is not enough on a 2-core machine: a niced process still holds a core for up to a
-scheduler slice when the app's event loop wakes, and a page load wakes it dozens of times (each
-request, each hop to a handler thread). Linux's ``SCHED_IDLE`` policy is made for this: such a
-process runs only when no ordinary process wants the core, and gives it up at once when one wakes.
-Any process may move itself there (no privilege needed, also in a Space's container). Where the
-policy does not exist (macOS), the process is niced instead.
+They are niced (``NICENESS``): when the pages want both cores, the kernel gives a niced process about
+a tenth of the CPU the app gets, so a job waits a little and a visitor does not.
+
+Not Linux's ``SCHED_IDLE``, though it looks made for this (tried 2026-11-27): such a process runs
+only when no ordinary one wants the core, and can wait indefinitely. The scoring process takes the
+store's lock to commit an outcome (``leaderboard/storage/local.py``), and a page that reads the store
+while a commit is being applied waits for that lock; a lock holder that may never run again is a
+page that may never answer (priority inversion). A niced process always gets its share and finishes
+its commit. ``SCHED_IDLE`` also made no difference the load test could measure.
 """
 
 from __future__ import annotations
 
-import logging
 import os
 
-log = logging.getLogger(__name__)
-
-NICENESS = 10  # the fallback, and a second signal for tools that only show niceness (top, ps)
+NICENESS = 10
 
 
 def yield_to_pages() -> str:
-    """Put the calling process below every ordinary one; returns how (``"SCHED_IDLE"`` or ``"nice N"``)."""
+    """Nice the calling process (call it before starting threads: Linux nices a thread, and new threads
+    inherit it); returns how, for the log."""
     try:
         os.nice(NICENESS)
-    except OSError:
-        pass
-    try:
-        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))  # type: ignore[attr-defined]
-        return "SCHED_IDLE"
-    except (AttributeError, OSError) as error:  # not Linux, or a sandbox that forbids it: niced only
-        log.info("SCHED_IDLE is not available (%s): running at niceness %d", error, NICENESS)
-        return f"nice {NICENESS}"
+    except OSError as error:  # a sandbox that forbids it: the pages share the CPU evenly with us
+        return f"niceness unchanged ({error})"
+    return f"niceness {NICENESS}"
 
 
 def is_background(pid: int) -> bool:
-    """Whether ``pid`` runs below the pages (``SCHED_IDLE``, or niced where that policy does not exist)."""
-    try:
-        return os.sched_getscheduler(pid) == os.SCHED_IDLE  # type: ignore[attr-defined]
-    except AttributeError:
-        return os.getpriority(os.PRIO_PROCESS, pid) >= NICENESS
+    """Whether ``pid`` runs below the pages."""
+    return os.getpriority(os.PRIO_PROCESS, pid) >= NICENESS

@@ -24,6 +24,7 @@ from scoring import MAX_FILE_BYTES
 from space.auth import local_sign_in
 from space.board_download import routes as board_routes
 from space.guard import DESK_PATH, Guard, app_kwargs
+from space.long_lived import freeze_long_lived
 from space.script_api import routes as script_routes
 from space.services import Services
 from space.settings import SpaceSettings
@@ -107,6 +108,7 @@ def _lifespan(inner: Any, holder: FastAPI, max_visits: int) -> Any:
                 bound(one.state_holder, max_visits)
                 quiet_analytics(one.get_blocks()._queue)
             sweeps = [asyncio.create_task(keep_bounded(one)) for one in holders]
+            freeze_long_lived("server started")
             try:
                 yield
             finally:

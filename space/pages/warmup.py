@@ -16,6 +16,7 @@ from pathlib import Path
 from leaderboard.answer_keys import AnswerKeys
 from leaderboard.errors import InvalidAction
 from scoring.examples import write_example
+from space.long_lived import freeze_long_lived
 
 log = logging.getLogger(__name__)
 
@@ -56,6 +57,7 @@ class Warmup:
         else:
             self.seconds = time.perf_counter() - start
             log.info("public datasets ready in %.1f s", self.seconds)
+            freeze_long_lived("public datasets loaded")  # the answer keys stay for the app's life
         finally:
             self.ready.set()
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from leaderboard.errors import Rejected
 from leaderboard.cpu_priority import is_background
+from leaderboard.errors import Rejected
 from space.offload import CheckFailed, Offload
 
 

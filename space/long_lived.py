@@ -1,0 +1,43 @@
+"""What lives as long as the app is kept out of Python's full garbage collections.
+
+Each visit leaves cyclic garbage behind (Gradio's per-session state, event objects, responses):
+tens of thousands of objects between two full collections. A full collection walks every tracked
+object of the heap, and the app's heap is mostly what never dies: modules, the two Blocks and
+their configurations, the routes, the public answer keys. Measured in ``benchmarks/load_test.py``
+(2026-11-27, with a ``gc.callbacks`` probe in the app): 16 full collections in 90 s, each pausing
+every request for 220-255 ms, and they alone made the page's p95 (80 ms at p50, 340 ms at p95).
+
+``gc.freeze()`` moves every object alive at that moment to a permanent generation that collections
+never walk (CPython's own advice for servers: collect, then freeze, after start-up). It is called
+once the server has started and again when the public datasets are loaded; what is frozen is
+never freed, so only call it at those moments, when everything alive is meant to stay. For that
+reason it acts only in the app's own process (``python app.py`` calls ``enable()``): a test session
+that starts many apps in one interpreter would otherwise keep every earlier test's objects forever.
+"""
+
+from __future__ import annotations
+
+import gc
+import logging
+
+log = logging.getLogger(__name__)
+
+_enabled = False
+
+
+def enable() -> None:
+    """This process is the app (``app.main``): from now on ``freeze_long_lived`` freezes."""
+    global _enabled
+    _enabled = True
+
+
+def freeze_long_lived(moment: str) -> int:
+    """Collect what is already garbage, then freeze the rest; returns how many objects are frozen now
+    (0, and nothing done, unless ``enable()`` was called)."""
+    if not _enabled:
+        return 0
+    gc.collect()
+    gc.freeze()
+    frozen = gc.get_freeze_count()
+    log.info("%s: %d long-lived objects kept out of garbage collection", moment, frozen)
+    return frozen

@@ -5,10 +5,9 @@ threads of the benchmark on the app's 2 cores. ``gradio_client`` is not light: 2
 a third of a core (measured 2026-11-27 with ``/proc``), CPU the app would have to itself in
 production. After the app and the viewers' process are started, ``as_other_machines()`` moves every
 thread of this process (and all it starts meanwhile) to Linux's ``SCHED_IDLE``: the clients still do
-all their work, over the same loopback HTTP, but only on CPU that the app, its niced scoring and
-checking processes and the viewers (the measurement) leave. They share nothing with the app but
-HTTP, so unlike the app's own background processes (``leaderboard.cpu_priority``) they cannot hold
-a lock the pages wait for.
+all their work, over the same loopback HTTP, but only on CPU that the app and the viewers (the
+measurement) leave; they share it with the app's scoring and checking processes, idle-class too
+(``leaderboard.cpu_priority``).
 """
 
 from __future__ import annotations

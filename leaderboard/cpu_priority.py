@@ -1,14 +1,19 @@
-"""Background processes (scoring, file checks, drawings) run below the pages on the CPU.
+"""Background processes (scoring, file checks, drawings) take only the CPU the pages leave.
 
-They are niced (``NICENESS``): when the pages want both cores, the kernel gives a niced process about
-a tenth of the CPU the app gets, so a job waits a little and a visitor does not.
+A lower niceness is not enough on a 2-core machine. Measured with ``benchmarks/load_test.py`` on
+2026-11-27, scoring at niceness 10 made a viewer's page p50 2.3-2.6x its idle value while the 20
+files scored; at ``SCHED_IDLE`` it was 0.6-1.7x in the same windows. Linux runs a ``SCHED_IDLE``
+process when no ordinary one wants the core, and preempts it as soon as one wakes, where a niced
+process keeps the core until its slice ends (and a page load wakes the app dozens of times).
 
-Not Linux's ``SCHED_IDLE``, though it looks made for this (tried 2026-11-27): such a process runs
-only when no ordinary one wants the core, and can wait indefinitely. The scoring process takes the
-store's lock to commit an outcome (``leaderboard/storage/local.py``), and a page that reads the store
-while a commit is being applied waits for that lock; a lock holder that may never run again is a
-page that may never answer (priority inversion). A niced process always gets its share and finishes
-its commit. ``SCHED_IDLE`` also made no difference the load test could measure.
+It is not starvation: the kernel still gives an idle-class process a weight of 3 against an ordinary
+one's 1,024, so it always progresses. That matters because the scoring process takes the store's
+lock to commit an outcome (``leaderboard/storage/local.py``), and a page that reads the store while
+that commit is applied waits for it: with both cores saturated by ordinary work, a commit of a few
+milliseconds of CPU could stretch to a second or so. Board reads do not wait for it (``BoardCache``
+serves the rows in hand while one request re-reads). Any process may move itself to this policy
+without privileges (a Space's container included); where it does not exist (macOS) the process is
+niced instead, and it is niced as well so that ``top`` and ``ps`` show it as background work.
 """
 
 from __future__ import annotations
@@ -19,15 +24,22 @@ NICENESS = 10
 
 
 def yield_to_pages() -> str:
-    """Nice the calling process (call it before starting threads: Linux nices a thread, and new threads
-    inherit it); returns how, for the log."""
+    """Put the calling process below every ordinary one; returns how, for the log. Call it before the
+    process starts threads: Linux sets both per thread, and new threads inherit them."""
     try:
         os.nice(NICENESS)
-    except OSError as error:  # a sandbox that forbids it: the pages share the CPU evenly with us
-        return f"niceness unchanged ({error})"
-    return f"niceness {NICENESS}"
+    except OSError:
+        pass
+    try:
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))  # type: ignore[attr-defined]
+    except (AttributeError, OSError) as error:  # not Linux, or a sandbox that forbids it: niced only
+        return f"niceness {NICENESS} ({error})"
+    return "SCHED_IDLE"
 
 
 def is_background(pid: int) -> bool:
-    """Whether ``pid`` runs below the pages."""
-    return os.getpriority(os.PRIO_PROCESS, pid) >= NICENESS
+    """Whether ``pid`` runs below the pages (idle-class, or niced where that class does not exist)."""
+    try:
+        return os.sched_getscheduler(pid) == os.SCHED_IDLE  # type: ignore[attr-defined]
+    except AttributeError:
+        return os.getpriority(os.PRIO_PROCESS, pid) >= NICENESS

@@ -22,7 +22,7 @@ its lease names the child's pid, so the next child takes it up again at once (``
 The child never outlives the app: its standard input closes when the app dies (even by SIGKILL),
 and it also checks every second that its parent is still the app; either way it stops itself.
 Its log lines go to the app's standard error, tagged ``[worker-process:<thread>]``. It runs below
-the app on the CPU (niced: ``leaderboard.cpu_priority``), so on a small machine scoring
+the app on the CPU (``SCHED_IDLE``: ``leaderboard.cpu_priority``), so on a small machine scoring
 uses the CPU the pages leave rather than competing with them.
 """
 

@@ -3,7 +3,7 @@
 Reading and validating a 64 MB file is seconds of CPU in pure Python (issue 14: 24 checks, 4 at a
 time, pushed other visitors' board to 13x its idle latency while they ran in the app's own process,
 holding the GIL). Here each check runs in one of ``WORKERS`` spawned children below the pages on
-the CPU (niced like the scoring process: ``leaderboard.cpu_priority``). The Submit tab's
+the CPU (``SCHED_IDLE`` like the scoring process: ``leaderboard.cpu_priority``). The Submit tab's
 check reads the uploaded file from its path (the 64 MB never cross a pipe, only the report comes
 back); a submission's own check (``checked``) sends the bytes the service already read, capped at
 the file limit before they are sent. A child is replaced after ``CHECKS_PER_CHILD`` checks, since a

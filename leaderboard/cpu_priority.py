@@ -1,10 +1,11 @@
 """Background processes (scoring, file checks, drawings) take only the CPU the pages leave.
 
-A lower niceness is not enough on a 2-core machine. Measured with ``benchmarks/load_test.py`` on
-2026-11-27, scoring at niceness 10 made a viewer's page p50 2.3-2.6x its idle value while the 20
-files scored; at ``SCHED_IDLE`` it was 0.6-1.7x in the same windows. Linux runs a ``SCHED_IDLE``
-process when no ordinary one wants the core, and preempts it as soon as one wakes, where a niced
-process keeps the core until its slice ends (and a page load wakes the app dozens of times).
+A lower niceness is not quite enough on a 2-core machine: Linux runs a ``SCHED_IDLE`` process only
+when no ordinary one wants the core and preempts it as soon as one wakes, where a niced process
+keeps the core until its slice ends (and a page load wakes the app dozens of times). Measured with
+``benchmarks/load_test.py`` on 2026-11-27 (a noisy machine, so read the spread): a viewer's page p50
+while the 20 files scored was 2.3x and 2.6x its idle value with scoring at niceness 10, and between
+0.6x and 2.0x (median of six runs 1.5x) at ``SCHED_IDLE``.
 
 It is not starvation: the kernel still gives an idle-class process a weight of 3 against an ordinary
 one's 1,024, so it always progresses. That matters because the scoring process takes the store's

@@ -45,6 +45,7 @@ sys.path.insert(0, str(ROOT))
 from benchmarks.bench_app import App, _scoring_dataset  # noqa: E402
 from benchmarks.bench_soak import rss_mb  # noqa: E402
 from benchmarks.load_test import VIEWERS_ENV, Result, board_events, percentiles, spread, stop_app  # noqa: E402
+from benchmarks.remote_clients import as_other_machines  # noqa: E402
 from benchmarks.viewer_process import start_viewers  # noqa: E402
 from scoring import load_answer_key  # noqa: E402
 from scoring.examples import write_example  # noqa: E402
@@ -220,15 +221,17 @@ def run(private: Path, public: Path, args: argparse.Namespace) -> tuple[Result, 
             ("60 MB checks", lambda until: big_checks(app.url, big, until)),
             ("explorer", lambda until: explorer_draws(app.url, *explorer, until)),
         ]
-        for name, attack in plan:
-            if name not in ("idle", *args.attacks):
-                continue
-            begin = time.monotonic()
-            done = attack(begin + args.phase_s)
-            phases.append((name, begin, time.monotonic(), rss_mb(app.process.pid) or 0.0))
-            if done is not None:
-                attacks.append(done)
-            stop.wait(args.settle_s)  # what the attack left running (queued calls) ends before the next phase
+        with as_other_machines() as clients:  # the attackers' clients; the app and the viewers keep their priority
+            print(f"  ({clients})")
+            for name, attack in plan:
+                if name not in ("idle", *args.attacks):
+                    continue
+                begin = time.monotonic()
+                done = attack(begin + args.phase_s)
+                phases.append((name, begin, time.monotonic(), rss_mb(app.process.pid) or 0.0))
+                if done is not None:
+                    attacks.append(done)
+                stop.wait(args.settle_s)  # what the attack left running (queued calls) ends before the next phase
         stop.set()
         for thread in viewers:
             thread.join(60)

@@ -4,8 +4,8 @@ A lower niceness is not quite enough on a 2-core machine: Linux runs a ``SCHED_I
 when no ordinary one wants the core and preempts it as soon as one wakes, where a niced process
 keeps the core until its slice ends (and a page load wakes the app dozens of times). Measured with
 ``benchmarks/load_test.py`` on 2026-11-27 (a noisy machine, so read the spread): a viewer's page p50
-while the 20 files scored was 2.3x and 2.6x its idle value with scoring at niceness 10, and between
-0.6x and 2.0x (median of six runs 1.5x) at ``SCHED_IDLE``.
+while the 20 files scored was 2.3x and 2.6x its idle value in two runs with scoring at niceness 10,
+and between 0.6x and 2.5x (median of eight runs 1.7x) at ``SCHED_IDLE``: a tendency, not a proof.
 
 It is not starvation: the kernel still gives an idle-class process a weight of 3 against an ordinary
 one's 1,024, so it always progresses. That matters because the scoring process takes the store's

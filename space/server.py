@@ -103,11 +103,10 @@ def _lifespan(inner: Any, holder: FastAPI, max_visits: int) -> Any:
         async with inner(app), holder.router.lifespan_context(holder):
             mounted = [getattr(route, "app", None) for route in holder.routes]
             apps = [app, *(one for one in mounted if hasattr(one, "state_holder"))]
-            holders = [one.state_holder for one in apps]
             for one in apps:
                 bound(one.state_holder, max_visits)
                 quiet_analytics(one.get_blocks()._queue)
-            sweeps = [asyncio.create_task(keep_bounded(one)) for one in holders]
+            sweeps = [asyncio.create_task(keep_bounded(one.state_holder, one.get_blocks()._queue)) for one in apps]
             freeze_long_lived("server started")
             try:
                 yield

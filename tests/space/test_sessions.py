@@ -43,11 +43,12 @@ def served(tmp_path, demo_dataset, demo_public, key_cache) -> Iterator[tuple[str
         demo.close()
 
 
-def visit(client: httpx.Client, path: str = "") -> str:
-    """Load a page as a browser does: the page, then every event it fires on load, in one new session."""
+def visit(client: httpx.Client, path: str = "", session: str | None = None) -> str:
+    """Load a page as a browser does: the page, then every event it fires on load, in one new session
+    (or in ``session``)."""
     client.get(f"{path}/").raise_for_status()
     config = client.get(f"{path}/config").json()
-    session = secrets.token_hex(6)
+    session = session or secrets.token_hex(6)
     loads = [d for d in config["dependencies"] if any(t[1] == "load" for t in d["targets"]) and d.get("api_name")]
     assert loads, "the page fires no load event: nothing would be measured"
     for dep in loads:
@@ -122,3 +123,19 @@ def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+def test_delivered_events_leave_no_set_per_visit(served):
+    """Gradio kept an empty set per visit once its events were delivered: one per page load, forever
+    (the 2026-11-27 soak: +50 MB and p95 x2 in 30 minutes)."""
+    url, demo, _ = served
+    with httpx.Client(base_url=url, timeout=60) as client:
+        sessions = [visit(client) for _ in range(VISITS)]
+    pending = demo._queue.pending_event_ids_session
+    left = [s for s in sessions if s in pending]
+    assert left and all(not pending[s] for s in left)  # what Gradio leaves: the bound below is not vacuous
+    assert visits.forget_delivered(demo._queue) >= len(left)
+    assert not any(s in pending for s in sessions)
+    with httpx.Client(base_url=url, timeout=60) as client:
+        visit(client, session=sessions[0])  # the same visit calls again: each event completes (visit asserts it)
+    assert sessions[0] in pending and not pending[sessions[0]]  # Gradio made its set again, and emptied it

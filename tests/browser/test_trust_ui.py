@@ -193,8 +193,20 @@ def test_hub_reported_rows_are_off_by_default_and_one_click_shows_them_marked(op
     in_view(page, badge, size)
 
 
-def test_declaration_filters_keep_single_runs_and_untrained_models(open_page):
+@pytest.mark.xfail(
+    strict=False,
+    reason="known defect (closing notes, 2026-11-25 and 27): restoring a filter from the address races the "
+    "controls' .change redraws; CI on 2026-11-27 saw it on a first load of ?flagged=1, not only on a reload",
+)
+def test_opening_an_address_with_flagged_shown_shows_them(open_page):
     page = open_page(LAPTOP, "?flagged=1")
+    expect(page.get_by_label("Hide flagged")).not_to_be_checked()
+    expect(page.locator("#leaderboard-table")).to_contain_text("Tuned-VLM")
+
+
+def test_declaration_filters_keep_single_runs_and_untrained_models(open_page):
+    page = open_page(LAPTOP)
+    page.get_by_label("Hide flagged").uncheck()  # by hand: restoring it from the address is the defect above
     expect(page.locator("#leaderboard-table")).to_contain_text("Tuned-VLM")
     page.locator("#board-filters").get_by_text("Filters").click()
     page.get_by_label("Single run only").check()

@@ -49,8 +49,8 @@ def start_viewers(
 ) -> list[threading.Thread]:
     """``count`` viewers arriving spread over one pause; ``result.started`` marks when they set off.
 
-    Returns the thread that collects their loads into ``result``; it ends (and the viewers' process
-    with it) once ``stop`` is set."""
+    Returns two threads to join: the one that collects their loads into ``result`` and the one that,
+    once ``stop`` is set, closes the viewers' input so that their process ends."""
     child = subprocess.Popen(
         [sys.executable, "-m", "benchmarks.viewer_process", url, str(count), str(think_s)],
         cwd=ROOT,

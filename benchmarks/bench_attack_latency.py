@@ -54,6 +54,7 @@ from tests.hardening.input.input_giants import huge_raw_response, worst_case_tra
 ATTACKS = ["ReDoS", "60 MB checks", "explorer"]
 TARGET_RATIO = 1.5  # issue 14: a viewer's board within 1.5x idle during each CPU attack
 REDOS = "1" * 2400 + " " * 2400 + "x"
+UNDECLARED = (None, None, "", "", False)  # /submit's declarations: asked of a public test entry only
 LAYERS = [
     "Expert traces",
     "Predicted trace",
@@ -101,7 +102,7 @@ def redos(url: str, small: Path, until: float, pace_s: float) -> Attack:
     the phase measures what the value costs, not how many calls a second the app can refuse.
     """
     attack = Attack("ReDoS parameter count")
-    meta = ["ReDoS", "", "", "", "redos@example.org", "", "", REDOS, False]
+    meta = ["ReDoS", "", "", "", "redos@example.org", "", "", REDOS, False, *UNDECLARED]
 
     def caller(i: int) -> None:
         cookie = httpx.post(f"{url}/local-auth/sign-in", data={"user": f"redos{i}"}, headers={"origin": url})
@@ -110,6 +111,9 @@ def redos(url: str, small: Path, until: float, pace_s: float) -> Attack:
             uploaded = client.post("/gradio_api/upload", files={"files": (small.name, handle)})
             uploaded.raise_for_status()
             file = {"path": uploaded.json()[0], "orig_name": small.name, "meta": {"_type": "gradio.FileData"}}
+            first = _call(client, "submit", [file, "validation", *meta])
+            if "parameters_b has" not in first:  # a call the app could not even read measures nothing
+                raise SystemExit(f"the ReDoS call did not reach the parameter count's check: {first[:300]}")
             while time.monotonic() < until:
                 timed(attack, lambda: _outcome(_call(client, "submit", [file, "validation", *meta])))
                 time.sleep(pace_s)
@@ -163,7 +167,14 @@ def explorer_draws(
 def _outcome(text: object) -> str:
     """A short name for what the attacking call got back."""
     shown = str(text)
-    for marker in ("You can submit", "cannot be submitted", "Not submitted", "Row score", "Too many"):
+    for marker in (
+        "parameters_b has",
+        "You can submit",
+        "cannot be submitted",
+        "Not submitted",
+        "Row score",
+        "Too many",
+    ):
         if marker in shown:
             return marker
     return shown[:60]
@@ -178,8 +189,7 @@ def worst_case_submission(url: str, home: Path, key, work: Path, timeout_s: floa
     client = signed_in(url, "attacker")
     client.predict(handle_file(str(path)), "validation", api_name="/check_file")
     meta = ("Zigzag", "", "", "", "z@example.org", "", "", "", False)
-    undeclared = (None, None, "", "", False)  # the declarations: asked of a public test entry only
-    receipt = client.predict(handle_file(str(path)), "validation", *meta, *undeclared, api_name="/submit")[0]
+    receipt = client.predict(handle_file(str(path)), "validation", *meta, *UNDECLARED, api_name="/submit")[0]
     found = re.search(r"class='nt-id'>([0-9a-f]{16})<", receipt)
     if not found:
         raise SystemExit(f"the worst-case submission was not taken: {receipt[:300]}")

@@ -57,6 +57,7 @@ POLL_S = 3.0  # as often as the My submissions page reads the store while waitin
 REQUEST_THREAD = "AnyIO worker thread"  # where Gradio runs synchronous event handlers
 WARM_UP_S = 5.0  # the viewers' first loads arrive together on a cold app: also shown without them
 WORKER_PROCESS = "worker-process:"  # how the worker process's log lines name their thread
+GC_PROBE = Path(__file__).resolve().parent / "gc_probe"
 LOG_LINE = re.compile(r"\[(?P<thread>[^\]]+)\] leaderboard\.(?P<who>worker|intake): (?P<text>.*)")
 
 
@@ -177,6 +178,7 @@ def run(
     idle_s: float = 20.0,
     think_s: float = 1.0,
     deadline_s: float = 600.0,
+    gc_probe: Path | None = None,
 ) -> Result:
     """One load run against a fresh app; stops by itself by ``deadline_s`` and always stops the app."""
     deadline = time.monotonic() + deadline_s
@@ -186,6 +188,8 @@ def run(
     for i, path in enumerate(files):
         write_example(key, "noisy", path, seed=1000 + i)
     env = {"ANSWER_KEY_DATASET": str(private), "PUBLIC_DATASET": str(public), "SCORE_INTERVAL_S": "1"}
+    if gc_probe:  # benchmarks/gc_probe/sitecustomize.py records the app's collections there
+        env |= {"PYTHONPATH": str(GC_PROBE), "GC_PROBE_OUT": str(gc_probe)}
     app = App(home, REQUESTS_REPO="", RESULTS_REPO="", **env, **VIEWERS_ENV)
     result, stop = Result(uploads), threading.Event()
     try:
@@ -240,6 +244,28 @@ def stop_app(app: App) -> None:
         except Exception:
             app.process.kill()
             app.process.wait()
+
+
+def report_collections(result: Result, probe: Path) -> None:
+    """The app's generation-2 collections per phase: how many, their pauses, and the share of the phase paused."""
+    full = [
+        (float(at), float(pause))
+        for at, gen, pause, _ in (line.split() for line in probe.read_text().splitlines())
+        if gen == "2"
+    ]
+    begin, end = result.busy
+    print(f"full garbage collections in the app (probe {probe}):")
+    for name, (start, stop) in (
+        ("idle (settled)", (result.started + WARM_UP_S, begin)),
+        ("uploading+scoring", (begin, end)),
+        ("scoring only", (result.last_acknowledged, end)),
+    ):
+        pauses = [pause for at, pause in full if start <= at < stop]
+        share = sum(pauses) / max(stop - start, 1e-9)
+        print(
+            f"  {name:18}: {len(pauses) / max(stop - start, 1e-9) * 60:5.1f} a minute, {spread(pauses)}, "
+            f"{100 * share:4.1f}% of the time"
+        )
 
 
 # -- figures ---------------------------------------------------------------------------------------
@@ -310,14 +336,19 @@ def main() -> None:
     parser.add_argument("--deadline-s", type=float, default=900.0, help="everything stops by then (default 900)")
     parser.add_argument("--data", type=Path, default=Path.home() / ".cache" / "navitrace-bench")
     parser.add_argument("--samples-out", type=Path, help="write every page load and the phases there (JSON)")
+    parser.add_argument("--gc-probe", type=Path, help="record the app's garbage collections there (and print them)")
     args = parser.parse_args()
     private, public = _scoring_dataset(args.data, args.samples, args.size)
     work = Path(tempfile.mkdtemp(prefix="navitrace-load-"))
     print(f"work folder {work}; {args.samples} scenes at {args.size}")
     # Figures are comparable only on an equally quiet machine: its load before the run, beside them.
     print(f"machine: {os.cpu_count()} cores, load average {' '.join(f'{x:.2f}' for x in os.getloadavg())} (at start)")
-    result = run(work, private, public, args.uploads, args.viewers, args.idle_s, args.think_s, args.deadline_s)
+    result = run(
+        work, private, public, args.uploads, args.viewers, args.idle_s, args.think_s, args.deadline_s, args.gc_probe
+    )
     report(result, args.viewers)
+    if args.gc_probe:
+        report_collections(result, args.gc_probe)
     if args.samples_out:  # (start, GET / s, board events s) on the monotonic clock, for a timeline
         phases = {"viewers": result.started, "uploads": result.busy[0], "acknowledged": result.last_acknowledged}
         args.samples_out.write_text(json.dumps({"phases": {**phases, "end": result.busy[1]}, "page": result.page}))

@@ -25,6 +25,7 @@ from space.auth import local_sign_in
 from space.board_download import routes as board_routes
 from space.guard import DESK_PATH, Guard, app_kwargs
 from space.long_lived import freeze_long_lived
+from space.mailboxes import protect
 from space.script_api import routes as script_routes
 from space.services import Services
 from space.settings import SpaceSettings
@@ -106,6 +107,7 @@ def _lifespan(inner: Any, holder: FastAPI, max_visits: int) -> Any:
             for one in apps:
                 bound(one.state_holder, max_visits)
                 quiet_analytics(one.get_blocks()._queue)
+                protect(one.get_blocks()._queue, max_visits)
             sweeps = [asyncio.create_task(keep_bounded(one.state_holder, one.get_blocks()._queue)) for one in apps]
             freeze_long_lived("server started")
             try:

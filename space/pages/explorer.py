@@ -56,7 +56,9 @@ class Layers:
 class Picture:
     """What the explorer shows for one row."""
 
-    image: Image.Image
+    # The drawing; or, drawn in a child process (``space.offload``), the WebP file it was saved to in Gradio's
+    # cache: encoding it is ~150 ms of CPU that Gradio would otherwise spend on the pages' event loop.
+    image: Image.Image | str
     sample_id: str
     embodiment: str
     n_truths: int
@@ -65,6 +67,7 @@ class Picture:
     prediction_points: int | None = None
     charged_share: float | None = None  # share of the predicted line's pixels that paid a penalty
     notes: list[str] = field(default_factory=list)
+    size: tuple[int, int] = (0, 0)  # the drawing's width and height, in pixels
 
 
 def picture(
@@ -126,6 +129,7 @@ def picture(
         None if prediction is None else len(prediction),
         charged_share,
         notes,
+        image.size,
     )
 
 

@@ -48,7 +48,7 @@ def legend_html(layers: Layers) -> str:
 
 def alt_text(pic: Picture, task: str, layers: Layers) -> str:
     """What the picture shows, for people who cannot see it (screen readers; the image's ``alt``)."""
-    size = f"{pic.image.width}×{pic.image.height} px"
+    size = f"{pic.size[0]}×{pic.size[1]} px"
     parts = [f"Validation image {pic.sample_id} ({size}) for a {pic.embodiment}: {task.strip().rstrip('.')}."]
     if layers.truths and pic.n_truths:
         which = f", trace {pic.truth_index + 1} compared" if pic.truth_index is not None and pic.n_truths > 1 else ""

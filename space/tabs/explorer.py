@@ -63,7 +63,7 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
         raw = service.settings.baseline_raw
         if services.drawings is None:
             return explorer.picture(k, sample_id, embodiment_, trace, layers, raw)
-        return services.drawings.picture(sample_id, embodiment_, trace, layers, raw)
+        return services.drawings.picture(sample_id, embodiment_, trace, layers, raw, save_in=image.GRADIO_CACHE)
 
     def draw(submission_id, sample_id, embodiment_, layers_, profile: gr.OAuthProfile | None):
         with shown():

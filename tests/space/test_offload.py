@@ -80,6 +80,22 @@ def test_a_drawing_in_the_child_is_the_explorers_own_and_its_refusals_come_back(
         checks.picture("no-such-sample", embodiment, None, layers, None)
 
 
+def test_a_drawing_saved_by_the_child_is_the_file_gradio_would_have_made(checks, service, validation_key, tmp_path):
+    """Saved in the child, the page's interpreter never encodes it (~150 ms on the event loop a draw)."""
+    from gradio.processing_utils import encode_pil_to_bytes
+
+    from space.pages.explorer import Layers, picture
+
+    sample, embodiment = next(validation_key.expected_rows())
+    trace = validation_key.truths(sample.sample_id, embodiment)[0].points
+    here = picture(service.keys.public("validation"), sample.sample_id, embodiment, trace, Layers(), 3000.0)
+    there = checks.picture(sample.sample_id, embodiment, trace, Layers(), 3000.0, save_in=str(tmp_path))
+    saved = Path(there.image)
+    assert saved.parent.parent == tmp_path and saved.suffix == ".webp"
+    assert saved.read_bytes() == encode_pil_to_bytes(here.image, "webp")  # what gr.Image would have saved
+    assert there.size == here.size == (sample.width, sample.height) and there.score == here.score
+
+
 def test_children_end_when_the_app_is_killed(tmp_path, settings):
     """A SIGKILLed app leaves no checking or drawing process behind."""
     import subprocess

@@ -12,6 +12,7 @@ import dataclasses
 import secrets
 import socket
 from collections.abc import Iterator
+from types import SimpleNamespace
 
 import gradio as gr
 import httpx
@@ -49,15 +50,25 @@ def visit(client: httpx.Client, path: str = "", session: str | None = None) -> s
     client.get(f"{path}/").raise_for_status()
     config = client.get(f"{path}/config").json()
     session = session or secrets.token_hex(6)
-    loads = [d for d in config["dependencies"] if any(t[1] == "load" for t in d["targets"]) and d.get("api_name")]
-    assert loads, "the page fires no load event: nothing would be measured"
-    for dep in loads:
-        data = [_value(config, i) for i in dep["inputs"]]
-        posted = client.post(f"{path}/gradio_api/call/{dep['api_name']}", json={"data": data, "session_hash": session})
-        posted.raise_for_status()
-        stream = client.get(f"{path}/gradio_api/call/{dep['api_name']}/{posted.json()['event_id']}").text
+    for dep in load_events(config):
+        event_id = post_event(client, config, dep, session, path)
+        stream = client.get(f"{path}/gradio_api/call/{dep['api_name']}/{event_id}").text
         assert "event: complete" in stream, stream[:300]
     return session
+
+
+def load_events(config: dict) -> list[dict]:
+    loads = [d for d in config["dependencies"] if any(t[1] == "load" for t in d["targets"]) and d.get("api_name")]
+    assert loads, "the page fires no load event: nothing would be measured"
+    return loads
+
+
+def post_event(client: httpx.Client, config: dict, dep: dict, session: str, path: str = "") -> str:
+    """Queue ``dep`` with the page's default inputs in ``session``; its event id (its answer is not read)."""
+    data = [_value(config, i) for i in dep["inputs"]]
+    posted = client.post(f"{path}/gradio_api/call/{dep['api_name']}", json={"data": data, "session_hash": session})
+    posted.raise_for_status()
+    return str(posted.json()["event_id"])
 
 
 def test_page_visits_keep_at_most_max_visits_states(served):
@@ -139,3 +150,31 @@ def test_delivered_events_leave_no_set_per_visit(served):
     with httpx.Client(base_url=url, timeout=60) as client:
         visit(client, session=sessions[0])  # the same visit calls again: each event completes (visit asserts it)
     assert sessions[0] in pending and not pending[sessions[0]]  # Gradio made its set again, and emptied it
+
+
+def test_a_waiting_visit_keeps_its_mailbox_through_many_new_visits(served):
+    """Gradio evicted the oldest visit's mailbox at its 2,001st new visit even while that visit's event was in
+    flight; the next message for it raised in the queue's loop and stopped the queue for everyone (the
+    2026-11-27 attack benchmark: 503 "Queue is stopped" from then on). Here the bound is ``BOUND`` visits."""
+    url, demo, _ = served
+    with httpx.Client(base_url=url, timeout=60) as client:
+        config = client.get("/config").json()
+        load, waiting = load_events(config)[0], secrets.token_hex(6)
+        event_id = post_event(client, config, load, waiting)  # its answer unread: in flight, as behind a long draw
+        others = [visit(client) for _ in range(VISITS)]
+        mailboxes = demo._queue.pending_messages_per_session
+        assert len(mailboxes) <= BOUND + 1, f"{len(mailboxes)} mailboxes kept after {VISITS} visits"
+        assert waiting in mailboxes and others[-1] in mailboxes
+        stream = client.get(f"/gradio_api/call/{load['api_name']}/{event_id}").text
+        assert "event: complete" in stream, stream[:300]  # the waiting visit still gets its answer
+        visit(client)  # and the queue still serves everyone
+    assert not demo._queue.stopped
+
+
+def test_a_message_for_a_gone_mailbox_is_dropped_not_raised(served):
+    """Gradio deletes a visit's mailbox when its reader disconnects, while its event may still run: the
+    message that event sends next must not raise in the queue's loop (which would stop the queue)."""
+    _, demo, _ = served
+    gone = SimpleNamespace(session_hash="reader-left", alive=True, _id="e1")
+    demo._queue.send_message(gone, SimpleNamespace(event_id=None))
+    assert not demo._queue.stopped

@@ -73,4 +73,4 @@ def protect(queue: Queue, capacity: int) -> None:
             return
         deliver(event, message)
 
-    queue.send_message = send_message  # type: ignore[method-assign]
+    queue.send_message = send_message  # type: ignore[method-assign,assignment]

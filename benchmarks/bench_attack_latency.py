@@ -43,8 +43,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.bench_app import App, _scoring_dataset  # noqa: E402
-from benchmarks.bench_soak import rss_mb  # noqa: E402
 from benchmarks.load_test import VIEWERS_ENV, Result, board_events, percentiles, spread, stop_app  # noqa: E402
+from benchmarks.proc_stats import cpu_s, rss_mb  # noqa: E402
 from benchmarks.remote_clients import as_other_machines  # noqa: E402
 from benchmarks.viewer_process import start_viewers  # noqa: E402
 from scoring import load_answer_key  # noqa: E402
@@ -236,9 +236,11 @@ def run(private: Path, public: Path, args: argparse.Namespace) -> tuple[Result, 
             for name, attack in plan:
                 if name not in ("idle", *args.attacks):
                     continue
-                begin = time.monotonic()
+                begin, cpu = time.monotonic(), cpu_s(app.process.pid)
                 done = attack(begin + args.phase_s)
-                phases.append((name, begin, time.monotonic(), rss_mb(app.process.pid) or 0.0))
+                end = time.monotonic()
+                busy = (cpu_s(app.process.pid) - cpu) / (end - begin)  # the app's own threads, not its children
+                phases.append((name, begin, end, rss_mb(app.process.pid) or 0.0, busy))
                 if done is not None:
                     attacks.append(done)
                 stop.wait(args.settle_s)  # what the attack left running (queued calls) ends before the next phase
@@ -257,14 +259,15 @@ def _idle(stop: threading.Event, until: float) -> None:
 
 def report(result: Result, phases: list, attacks: list[Attack]) -> bool:
     """Print the figures; whether every attack kept the viewer's p50 and p95 within ``TARGET_RATIO`` of idle."""
-    loads = {name: [b + p for s, b, p in result.page if begin <= s <= end] for name, begin, end, _ in phases}
+    loads = {name: [b + p for s, b, p in result.page if begin <= s <= end] for name, begin, end, *_ in phases}
     idle50, idle95 = percentiles(loads["idle"])
     held = True
     print("a viewer's page + board (GET / and the board's load events), per phase:")
-    for name, begin, end, rss in phases:
+    for name, begin, end, rss, busy in phases:
         p50, p95 = percentiles(loads[name])
         ratio = f"{p50 / idle50:.2f}x / {p95 / idle95:.2f}x idle (p50 / p95)" if name != "idle" else "the reference"
-        print(f"  {name:13} {spread(loads[name])}  {ratio}; {end - begin:.0f} s, app RSS at its end {rss:.0f} MB")
+        print(f"  {name:13} {spread(loads[name])}  {ratio}")
+        print(f"  {'':13} {end - begin:.0f} s; the app used {busy:.2f} CPU s a second; its RSS at the end {rss:.0f} MB")
         held = held and (name == "idle" or (p50 <= TARGET_RATIO * idle50 and p95 <= TARGET_RATIO * idle95))
     print(f"  target: every attack's p50 and p95 <= {TARGET_RATIO}x idle: {'held' if held else 'NOT held'}")
     print("what the attacks got:")

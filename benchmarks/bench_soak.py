@@ -31,33 +31,10 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.bench_app import App, _scoring_dataset  # noqa: E402
 from benchmarks.load_test import VIEWERS_ENV, Result, board_events, percentiles, spread, stop_app  # noqa: E402
+from benchmarks.proc_stats import children, rss_mb  # noqa: E402
 from benchmarks.viewer_process import start_viewers  # noqa: E402
 
 TARGET_RATIO = 1.1  # issue 14: p95 of the last 5 minutes <= 1.1x the first 5
-
-
-def rss_mb(pid: int) -> float | None:
-    """Resident memory of one process, from ``/proc`` (``None`` once it is gone)."""
-    try:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    except OSError:
-        return None
-    return None
-
-
-def children(pid: int) -> list[int]:
-    """Direct children of ``pid`` (the app's scoring process)."""
-    found = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[1]) == pid:
-            found.append(int(stat.parent.name))
-    return found
 
 
 def sample_memory(pid: int, every_s: float, stop: threading.Event, samples: list[tuple[float, float, float]]) -> None:

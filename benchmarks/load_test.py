@@ -44,6 +44,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.bench_app import App, _scoring_dataset  # noqa: E402
+from benchmarks.proc_stats import cpu_s  # noqa: E402
 from benchmarks.remote_clients import as_other_machines  # noqa: E402
 from benchmarks.viewer_process import start_viewers  # noqa: E402
 from leaderboard.records import epoch  # noqa: E402
@@ -75,6 +76,7 @@ class Result:
     busy: tuple[float, float] = (0.0, 0.0)  # from the first upload to the last FINISHED
     last_acknowledged: float = 0.0  # after it, the app only scores (and answers the uploaders' status polls)
     clients: str = ""  # how the uploaders ran beside the app (benchmarks.remote_clients)
+    app_cpu: list[tuple[float, float]] = field(default_factory=list)  # (when, the app's own CPU s so far)
     scoring_threads: set[str] = field(default_factory=set)
     intake_threads: set[str] = field(default_factory=set)
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
@@ -198,7 +200,10 @@ def run(
         events = board_events(app.url)
         watchers = start_viewers(app.url, events, viewers, think_s, stop, result)
         with as_other_machines() as result.clients:  # the uploaders; the app and the viewers keep their priority
-            stop.wait(idle_s)
+            stop.wait(WARM_UP_S)
+            result.app_cpu.append((time.monotonic(), cpu_s(app.process.pid)))
+            stop.wait(max(0.0, idle_s - WARM_UP_S))
+            result.app_cpu.append((time.monotonic(), cpu_s(app.process.pid)))
             go = threading.Barrier(uploads)
             pushers = [
                 threading.Thread(target=uploader, args=(app.url, f"user{i:02d}", f, go, deadline, result), daemon=True)
@@ -210,6 +215,7 @@ def run(
             for thread in pushers:
                 thread.join(max(0.0, deadline - time.monotonic()))
             result.busy = (begin, time.monotonic())
+            result.app_cpu.append((time.monotonic(), cpu_s(app.process.pid)))
         stop.set()
         for thread in watchers:
             thread.join(max(1.0, deadline - time.monotonic()))
@@ -313,6 +319,10 @@ def report(result: Result, viewers: int) -> None:
         f"    scoring only p50 {only50:.2f} s ({only50 / idle50:.2f}x idle), "
         f"p95 {only95:.2f} s ({only95 / idle95:.2f}x idle)"
     )
+    if len(result.app_cpu) == 3:  # the app's own threads (pages, intake), not its scoring or checking children
+        (t0, c0), (t1, c1), (t2, c2) = result.app_cpu
+        print(f"  the app used {(c1 - c0) / (t1 - t0):.2f} CPU s a second idle (settled), "
+              f"{(c2 - c1) / (t2 - t1):.2f} while uploading and scoring")  # fmt: skip
     print(f"submit to FINISHED (uploader, polling every {POLL_S} s): {spread(result.submit_to_finished)}")
     print(f"  queued before scoring (store):  {spread([q for q, _ in result.server_side])}")
     print(f"  scoring one file (store):       {spread([s for _, s in result.server_side])}")

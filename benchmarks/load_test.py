@@ -58,7 +58,7 @@ POLL_S = 3.0  # as often as the My submissions page reads the store while waitin
 REQUEST_THREAD = "AnyIO worker thread"  # where Gradio runs synchronous event handlers
 WARM_UP_S = 5.0  # the viewers' first loads arrive together on a cold app: also shown without them
 WORKER_PROCESS = "worker-process:"  # how the worker process's log lines name their thread
-GC_PROBE = Path(__file__).resolve().parent / "gc_probe"
+APP_PROBE = Path(__file__).resolve().parent / "app_probe"
 LOG_LINE = re.compile(r"\[(?P<thread>[^\]]+)\] leaderboard\.(?P<who>worker|intake): (?P<text>.*)")
 
 
@@ -181,6 +181,7 @@ def run(
     think_s: float = 1.0,
     deadline_s: float = 600.0,
     gc_probe: Path | None = None,
+    request_probe: Path | None = None,
 ) -> Result:
     """One load run against a fresh app; stops by itself by ``deadline_s`` and always stops the app."""
     deadline = time.monotonic() + deadline_s
@@ -190,8 +191,12 @@ def run(
     for i, path in enumerate(files):
         write_example(key, "noisy", path, seed=1000 + i)
     env = {"ANSWER_KEY_DATASET": str(private), "PUBLIC_DATASET": str(public), "SCORE_INTERVAL_S": "1"}
-    if gc_probe:  # benchmarks/gc_probe/sitecustomize.py records the app's collections there
-        env |= {"PYTHONPATH": str(GC_PROBE), "GC_PROBE_OUT": str(gc_probe)}
+    if gc_probe or request_probe:  # benchmarks/app_probe/sitecustomize.py records collections, requests there
+        env |= {
+            "PYTHONPATH": str(APP_PROBE),
+            "GC_PROBE_OUT": str(gc_probe or ""),
+            "REQUEST_PROBE_OUT": str(request_probe or ""),
+        }
     app = App(home, REQUESTS_REPO="", RESULTS_REPO="", **env, **VIEWERS_ENV)
     result, stop = Result(uploads), threading.Event()
     try:
@@ -347,6 +352,7 @@ def main() -> None:
     parser.add_argument("--data", type=Path, default=Path.home() / ".cache" / "navitrace-bench")
     parser.add_argument("--samples-out", type=Path, help="write every page load and the phases there (JSON)")
     parser.add_argument("--gc-probe", type=Path, help="record the app's garbage collections there (and print them)")
+    parser.add_argument("--request-probe", type=Path, help="record each request's time in the app there")
     args = parser.parse_args()
     private, public = _scoring_dataset(args.data, args.samples, args.size)
     work = Path(tempfile.mkdtemp(prefix="navitrace-load-"))
@@ -354,7 +360,16 @@ def main() -> None:
     # Figures are comparable only on an equally quiet machine: its load before the run, beside them.
     print(f"machine: {os.cpu_count()} cores, load average {' '.join(f'{x:.2f}' for x in os.getloadavg())} (at start)")
     result = run(
-        work, private, public, args.uploads, args.viewers, args.idle_s, args.think_s, args.deadline_s, args.gc_probe
+        work,
+        private,
+        public,
+        args.uploads,
+        args.viewers,
+        args.idle_s,
+        args.think_s,
+        args.deadline_s,
+        args.gc_probe,
+        args.request_probe,
     )
     report(result, args.viewers)
     if args.gc_probe:

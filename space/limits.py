@@ -32,26 +32,43 @@ class RateLimit:
 
     def __init__(self, amount: int, window_s: float, max_keys: int = 50_000, clock: Clock = time.monotonic) -> None:
         self.amount, self.window_s, self.max_keys, self.clock = amount, window_s, max_keys, clock
-        self._spent: OrderedDict[str, deque[tuple[float, int]]] = OrderedDict()
+        self._spent: OrderedDict[str, _Window] = OrderedDict()
         self._lock = threading.Lock()  # the middleware runs on the event loop, the tabs' handlers in threads
 
     def take(self, key: str, units: int = 1) -> int | None:
         """Spend ``units`` for ``key``; ``None`` if allowed, else the seconds until it would be."""
         now = self.clock()
         with self._lock:
-            spent = self._spent.pop(key, None) or deque()
-            while spent and spent[0][0] <= now - self.window_s:
-                spent.popleft()
-            used = sum(n for _, n in spent)
+            spent = self._spent.pop(key, None) or _Window()
+            spent.forget_before(now - self.window_s)
             self._spent[key] = spent  # most recently seen last
-            if used + units > self.amount:
-                if units > self.amount or not spent:
+            if spent.total + units > self.amount:
+                if units > self.amount or not spent.times:
                     return math.ceil(self.window_s)
-                return max(1, math.ceil(spent[0][0] + self.window_s - now))
-            spent.append((now, units))
+                return max(1, math.ceil(spent.times[0][0] + self.window_s - now))
+            spent.add(now, units)
             while len(self._spent) > self.max_keys:
                 self._spent.popitem(last=False)
             return None
+
+
+class _Window:
+    """One caller's spending in the window: ``(when, units)`` oldest first, and their sum kept as it changes
+    (summed on each call, a caller allowed many calls a minute made every call cost as many steps)."""
+
+    __slots__ = ("times", "total")
+
+    def __init__(self) -> None:
+        self.times: deque[tuple[float, int]] = deque()
+        self.total = 0
+
+    def forget_before(self, moment: float) -> None:
+        while self.times and self.times[0][0] <= moment:
+            self.total -= self.times.popleft()[1]
+
+    def add(self, now: float, units: int) -> None:
+        self.times.append((now, units))
+        self.total += units
 
 
 class SessionBook:

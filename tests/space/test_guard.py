@@ -65,3 +65,20 @@ def test_a_body_that_does_not_say_its_size_is_refused_before_it_is_read():
     with guarded(SPACE) as client:
         answer = client.post("/gradio_api/queue/join", content=chunks(), headers={"origin": "https://huggingface.co"})
     assert answer.status_code == 413 and "must say its size" in answer.text
+
+
+def test_a_rate_limit_keeps_its_window_sum_as_calls_come_and_go():
+    """The sum is kept, not recounted per call: a caller allowed thousands of calls a minute made every call
+    walk all of them on the event loop."""
+    from space.limits import RateLimit
+
+    now = [0.0]
+    calls = RateLimit(1000, 60, clock=lambda: now[0])
+    for i in range(1000):
+        now[0] = i * 0.05  # 1,000 calls over 50 s
+        assert calls.take("viewer") is None
+    assert calls.take("viewer") == 11  # the window is full: the oldest call leaves it at 60 s, in 10.05 s
+    now[0] = 75.0  # the 301 calls of the first 15 s (0 to 15 inclusive) have left the window
+    window = calls._spent["viewer"]
+    assert calls.take("viewer", 300) is None
+    assert window.total == sum(units for _, units in window.times) == 699 + 300

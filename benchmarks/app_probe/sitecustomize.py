@@ -1,0 +1,64 @@
+"""Probes of a benchmarked app, loaded into it through ``PYTHONPATH``: garbage collections and request times.
+
+``load_test.py --gc-probe FILE`` puts this folder first on the app's ``PYTHONPATH`` and names ``FILE`` in
+``GC_PROBE_OUT``: every collection of generation 1 or 2 appends a line to it,
+``<monotonic start> <generation> <seconds> <objects collected>``. With ``REQUEST_PROBE_OUT`` (``--request-probe``),
+every HTTP request appends ``<monotonic start> <seconds to its last byte> <method> <path>``, timed at the app's
+outermost middleware (``space.guard.Door``), so the benchmark can tell the server's time from the client's.
+
+The clock is the machine's monotonic one, the same in every process, so the benchmark can lay these beside
+its page loads. Nothing in the app changes: the GC probe only listens (``gc.callbacks``), the request probe
+wraps the door's call; without the variables this does nothing.
+"""
+
+import gc
+import os
+import sys
+import threading
+import time
+
+_GC_OUT = os.environ.get("GC_PROBE_OUT")
+_REQUEST_OUT = os.environ.get("REQUEST_PROBE_OUT")
+
+if _GC_OUT:
+    _gc_file = open(_GC_OUT, "a", buffering=1)  # a line each: the app may end by SIGTERM before any flush
+    _started: list[float] = []
+
+    def _record(phase: str, info: dict) -> None:
+        if info["generation"] == 0:  # young collections: many a second, each well under a millisecond
+            return
+        if phase == "start":
+            _started[:] = [time.monotonic()]
+        elif _started:
+            begun = _started.pop()
+            _gc_file.write(f"{begun:.6f} {info['generation']} {time.monotonic() - begun:.6f} {info['collected']}\n")
+
+    gc.callbacks.append(_record)
+
+if _REQUEST_OUT:
+    _request_file = open(_REQUEST_OUT, "a", buffering=1)
+
+    def _time_requests(door: type) -> None:
+        through = door.__call__
+
+        async def __call__(self, scope, receive, send):  # noqa: ANN001, N807
+            if scope["type"] != "http":
+                return await through(self, scope, receive, send)
+            begun = time.monotonic()
+
+            async def sent(message):  # noqa: ANN001
+                await send(message)
+                if message["type"] == "http.response.body" and not message.get("more_body"):
+                    line = f"{begun:.6f} {time.monotonic() - begun:.6f} {scope['method']} {scope['path']}\n"
+                    _request_file.write(line)
+
+            return await through(self, scope, receive, sent)
+
+        door.__call__ = __call__
+
+    def _when_imported() -> None:  # the app imports its guard later than this file runs: wait for it
+        while "space.guard" not in sys.modules or not hasattr(sys.modules["space.guard"], "Door"):
+            time.sleep(0.05)
+        _time_requests(sys.modules["space.guard"].Door)
+
+    threading.Thread(target=_when_imported, name="request-probe", daemon=True).start()

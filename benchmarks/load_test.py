@@ -77,6 +77,7 @@ class Result:
     last_acknowledged: float = 0.0  # after it, the app only scores (and answers the uploaders' status polls)
     clients: str = ""  # how the uploaders ran beside the app (benchmarks.remote_clients)
     app_cpu: list[tuple[float, float]] = field(default_factory=list)  # (when, the app's own CPU s so far)
+    viewer_lag: list[tuple[float, float]] = field(default_factory=list)  # (when, s) the viewers' loop woke late
     scoring_threads: set[str] = field(default_factory=set)
     intake_threads: set[str] = field(default_factory=set)
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
@@ -196,6 +197,7 @@ def run(
             "PYTHONPATH": str(APP_PROBE),
             "GC_PROBE_OUT": str(gc_probe or ""),
             "REQUEST_PROBE_OUT": str(request_probe or ""),
+            "STEP_PROBE_OUT": os.environ.get("STEP_PROBE_OUT", ""),
         }
     app = App(home, REQUESTS_REPO="", RESULTS_REPO="", **env, **VIEWERS_ENV)
     result, stop = Result(uploads), threading.Event()
@@ -376,7 +378,8 @@ def main() -> None:
         report_collections(result, args.gc_probe)
     if args.samples_out:  # (start, GET / s, board events s) on the monotonic clock, for a timeline
         phases = {"viewers": result.started, "uploads": result.busy[0], "acknowledged": result.last_acknowledged}
-        args.samples_out.write_text(json.dumps({"phases": {**phases, "end": result.busy[1]}, "page": result.page}))
+        timeline = {"phases": {**phases, "end": result.busy[1]}, "page": result.page, "viewer_lag": result.viewer_lag}
+        args.samples_out.write_text(json.dumps(timeline))
     in_app = [t for t in result.scoring_threads if not t.startswith(WORKER_PROCESS)]
     if result.errors or result.scored < args.uploads or in_app:
         raise SystemExit(1)

@@ -74,6 +74,10 @@ def _collect(child: subprocess.Popen[str], result: Samples) -> None:
     assert child.stdout is not None
     for line in child.stdout:
         sample = json.loads(line)
+        if isinstance(sample, dict) and "lag" in sample:  # the viewers' own event loop was late: not the app
+            with result.lock:
+                getattr(result, "viewer_lag", []).append(tuple(sample["lag"]))
+            continue
         if isinstance(sample, dict):
             result.error(f"viewer: {sample['error']}")
             continue
@@ -131,6 +135,17 @@ async def _viewer(url: str, events: list[Any], think_s: float, delay_s: float, s
                 pass
 
 
+async def _watch_lag(stop: asyncio.Event, every_s: float = 0.01, late_s: float = 0.005) -> None:
+    """Report each moment this process's event loop woke more than ``late_s`` late: time the viewers would
+    count as the app's (``{"lag": [when, seconds late]}``)."""
+    while not stop.is_set():
+        due = time.monotonic() + every_s
+        await asyncio.sleep(every_s)
+        late = time.monotonic() - due
+        if late > late_s:
+            print(json.dumps({"lag": [due, late]}), flush=True)
+
+
 async def _main(url: str, count: int, think_s: float) -> None:
     events = json.loads(sys.stdin.readline())
     stop = asyncio.Event()
@@ -138,7 +153,9 @@ async def _main(url: str, count: int, think_s: float) -> None:
     # End of standard input (the parent's stop, or its death) ends the viewers.
     waiting = loop.run_in_executor(None, sys.stdin.read)
     waiting.add_done_callback(lambda _: stop.set())
-    await asyncio.gather(*(_viewer(url, events, think_s, think_s * i / count, stop) for i in range(count)))
+    await asyncio.gather(
+        _watch_lag(stop), *(_viewer(url, events, think_s, think_s * i / count, stop) for i in range(count))
+    )
 
 
 if __name__ == "__main__":

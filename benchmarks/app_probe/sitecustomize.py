@@ -62,3 +62,43 @@ if _REQUEST_OUT:
         _time_requests(sys.modules["space.guard"].Door)
 
     threading.Thread(target=_when_imported, name="request-probe", daemon=True).start()
+
+_STEPS_OUT = os.environ.get("STEP_PROBE_OUT")
+
+if _STEPS_OUT:  # how long each step of Gradio's event pipeline takes: queue wait, the whole event, the handler
+    _steps_file = open(_STEPS_OUT, "a", buffering=1)
+
+    def _timed(owner: type, name: str, label: str) -> None:
+        inner = getattr(owner, name)
+
+        async def timed(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+            begun = time.monotonic()
+            try:
+                return await inner(*args, **kwargs)
+            finally:
+                _steps_file.write(f"{begun:.6f} {time.monotonic() - begun:.6f} {label} {_api_name(args)}\n")
+
+        setattr(owner, name, timed)
+
+    def _api_name(args: tuple) -> str:
+        """The event's API name, from the step's arguments (a ``BlockFunction`` or a list of events)."""
+        for arg in args[1:3]:
+            fn = getattr(arg, "api_name", None) or getattr(getattr(arg, "fn", None), "api_name", None)
+            if fn is None and isinstance(arg, list) and arg:
+                fn = getattr(getattr(arg[0], "fn", None), "api_name", None)
+            if fn:
+                return str(fn)
+        return "-"
+
+    def _when_gradio() -> None:
+        while "gradio.blocks" not in sys.modules or "gradio.queueing" not in sys.modules:
+            time.sleep(0.05)
+        time.sleep(0.5)
+        blocks, queueing = sys.modules["gradio.blocks"], sys.modules["gradio.queueing"]
+        _timed(queueing.Queue, "process_events", "process_events")
+        _timed(blocks.Blocks, "process_api", "process_api")
+        _timed(blocks.Blocks, "call_function", "call_function")
+        _timed(blocks.Blocks, "preprocess_data", "preprocess_data")
+        _timed(blocks.Blocks, "postprocess_data", "postprocess_data")
+
+    threading.Thread(target=_when_gradio, name="step-probe", daemon=True).start()

@@ -17,6 +17,7 @@ from space.errors import shown
 from space.pages import about, board, board_url
 from space.pages.board_script import BOARD_SCRIPT, URL_JS
 from space.pages.html import TRUST_CSS
+from space.postprocessed import NO_POSTPROCESS, in_handler
 from space.services import Services
 
 BREAKDOWNS = [("none", "")] + [(label, name) for name, label in board.METADATA_LABELS.items()]
@@ -109,19 +110,21 @@ def build(services: Services, demo: gr.Blocks | None = None) -> LeaderboardTab:
     outputs_rest = [download, charts]
     outputs_all = [summary, table, *outputs_rest]
     common: dict[str, Any] = {"show_progress": "hidden", "api_visibility": "undocumented", "concurrency_limit": None}
+    common |= NO_POSTPROCESS  # each handler below postprocesses its outputs itself (space/postprocessed.py)
+    table_event, rest_event = in_handler([summary, table], show_table), in_handler(outputs_rest, show_rest)
     # One event for every control, "always_last": one drawing at a time, and a change made meanwhile is drawn
     # after it with the controls' latest values; separate events could land out of order (an older view last).
     controls: list[Any] = [split, query, sort, groups, breakdown, best, *filters]
     changes = [control.change for control in controls]
-    gr.on(changes, show_table, view_inputs, [summary, table], trigger_mode="always_last", js=URL_JS, **common).then(
-        show_rest, [split], outputs_rest, **common
+    gr.on(changes, table_event, view_inputs, [summary, table], trigger_mode="always_last", js=URL_JS, **common).then(
+        rest_event, [split], outputs_rest, **common
     )
     with tab:  # the names API callers use (benchmarks/bench_app.py), with the arguments they pass
         for api in (leaderboard_table, leaderboard):
             gr.api(api, api_name=api.__name__, api_visibility="undocumented", concurrency_limit=None)
 
     def refresh(trigger) -> None:
-        trigger(show_table, view_inputs, [summary, table], **common).then(show_rest, [split], outputs_rest, **common)
+        trigger(table_event, view_inputs, [summary, table], **common).then(rest_event, [split], outputs_rest, **common)
 
     def opened(request: gr.Request):
         """The view the address asks for and the board it describes: one event per visit, not two
@@ -130,8 +133,8 @@ def build(services: Services, demo: gr.Blocks | None = None) -> LeaderboardTab:
         return (*values, *show_all(*values))
 
     if demo is not None:
-        demo.load(opened, None, [*view_inputs, *outputs_all], **common)
-    tab.select(show_table, view_inputs, [summary, table], **common)
+        demo.load(in_handler([*view_inputs, *outputs_all], opened), None, [*view_inputs, *outputs_all], **common)
+    tab.select(table_event, view_inputs, [summary, table], **common)
     return LeaderboardTab(tab, refresh)
 
 

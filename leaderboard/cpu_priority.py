@@ -25,22 +25,47 @@ NICENESS = 10
 
 
 def yield_to_pages() -> str:
-    """Put the calling process below every ordinary one; returns how, for the log. Call it before the
-    process starts threads: Linux sets both per thread, and new threads inherit them."""
+    """Put every thread of the calling process below every ordinary one; returns how, for the log.
+
+    Linux sets both the niceness and the policy per thread, and a new thread inherits its creator's. So
+    every thread alive now is moved, not only the caller: importing numpy starts OpenBLAS's threads and
+    pyarrow starts jemalloc's, before any code of ours runs. Moving only the calling thread left three
+    of the scoring process's threads ordinary (seen on 2026-11-27 in ``/proc/<pid>/task/*/stat``), and
+    whatever scoring ran on them competed with the pages on equal terms."""
+    how = "SCHED_IDLE"
+    for thread in _threads():
+        try:
+            os.setpriority(os.PRIO_PROCESS, thread, NICENESS)
+        except OSError:
+            pass
+        try:
+            os.sched_setscheduler(thread, os.SCHED_IDLE, os.sched_param(0))  # type: ignore[attr-defined]
+        except (AttributeError, OSError) as error:  # not Linux, or a sandbox that forbids it: niced only
+            how = f"niceness {NICENESS} ({error})"
+    return how
+
+
+def _threads() -> list[int]:
+    """The ids of this process's threads (Linux: ``/proc/self/task``); elsewhere, the process itself (0)."""
     try:
-        os.nice(NICENESS)
+        return [int(name) for name in os.listdir("/proc/self/task")]
     except OSError:
-        pass
-    try:
-        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))  # type: ignore[attr-defined]
-    except (AttributeError, OSError) as error:  # not Linux, or a sandbox that forbids it: niced only
-        return f"niceness {NICENESS} ({error})"
-    return "SCHED_IDLE"
+        return [0]
 
 
 def is_background(pid: int) -> bool:
-    """Whether ``pid`` runs below the pages (idle-class, or niced where that class does not exist)."""
+    """Whether ``pid`` (a process, or one thread's id) runs below the pages (idle-class, or niced where that
+    class does not exist)."""
     try:
         return os.sched_getscheduler(pid) == os.SCHED_IDLE  # type: ignore[attr-defined]
     except AttributeError:
         return os.getpriority(os.PRIO_PROCESS, pid) >= NICENESS
+
+
+def threads_in_front(pid: int) -> list[int]:
+    """The threads of process ``pid`` that still run as ordinary work (Linux; [] elsewhere): none should."""
+    try:
+        threads = [int(name) for name in os.listdir(f"/proc/{pid}/task")]
+    except OSError:
+        return []
+    return [thread for thread in threads if not is_background(thread)]

@@ -21,7 +21,7 @@ import pytest
 import leaderboard.worker_process as worker_process
 from leaderboard import audit
 from leaderboard.config import Settings
-from leaderboard.cpu_priority import is_background
+from leaderboard.cpu_priority import is_background, threads_in_front
 from leaderboard.queue import process_exists
 from leaderboard.records import FINISHED, PENDING, RUNNING
 from leaderboard.service import Leaderboard
@@ -93,6 +93,7 @@ def test_a_submission_is_scored_when_the_app_asks_and_not_before(service, files,
     wait(lambda: scored == [first], 5, "the child told the app about the outcome")
     pid = worker.pid
     assert pid is not None and is_background(pid)  # it takes only the CPU the pages leave
+    assert threads_in_front(pid) == []  # every thread: numpy's and pyarrow's own ones too
     assert worker.stop() == 0  # SIGTERM: a clean exit
     assert pid is not None and gone(pid)
     assert worker.restarts == 0

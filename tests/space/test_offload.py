@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from leaderboard.cpu_priority import is_background
+from leaderboard.cpu_priority import is_background, threads_in_front
 from leaderboard.errors import Rejected
 from space.offload import CheckFailed, Offload
 
@@ -34,6 +34,7 @@ def test_a_check_answers_as_the_service_does_in_another_lower_priority_process(c
     (child,) = _children(checks)
     assert child != os.getpid()
     assert is_background(child) and not is_background(os.getpid())
+    assert threads_in_front(child) == []  # every thread: numpy's and pyarrow's own ones too
 
 
 def test_a_refused_file_is_refused_with_the_same_message_and_report(checks, service, tmp_path):

@@ -15,6 +15,12 @@ and a synthetic dataset, then:
   flow together: ``/check_file``, then ``/submit`` of a test file, then poll ``/my_submission``
   (what the page's timer calls) until the row says FINISHED.
 
+Where the time goes, in the app (``benchmarks/app_probe``, loaded into it only when asked): ``--gc-probe F``
+records its garbage collections (and prints them per phase), ``--request-probe F`` each request's time at
+its outermost middleware, ``--step-probe F`` each step of Gradio's events (queue to handler to
+postprocessing, by API name); ``--samples-out F`` writes the viewers' page loads and their own event
+loop's lateness, so a timeline can lay the client's time beside the server's.
+
 Everything stops by itself at ``--deadline-s`` at the latest, and the app is stopped at the end.
 Prints uploads acknowledged and scored, p50/p95/max of the page and of submit-to-FINISHED
 (as the uploader saw it and as the store recorded it), page latency idle against while scoring,
@@ -183,6 +189,7 @@ def run(
     deadline_s: float = 600.0,
     gc_probe: Path | None = None,
     request_probe: Path | None = None,
+    step_probe: Path | None = None,
 ) -> Result:
     """One load run against a fresh app; stops by itself by ``deadline_s`` and always stops the app."""
     deadline = time.monotonic() + deadline_s
@@ -192,12 +199,12 @@ def run(
     for i, path in enumerate(files):
         write_example(key, "noisy", path, seed=1000 + i)
     env = {"ANSWER_KEY_DATASET": str(private), "PUBLIC_DATASET": str(public), "SCORE_INTERVAL_S": "1"}
-    if gc_probe or request_probe:  # benchmarks/app_probe/sitecustomize.py records collections, requests there
+    if gc_probe or request_probe or step_probe:  # benchmarks/app_probe/sitecustomize.py records them there
         env |= {
             "PYTHONPATH": str(APP_PROBE),
             "GC_PROBE_OUT": str(gc_probe or ""),
             "REQUEST_PROBE_OUT": str(request_probe or ""),
-            "STEP_PROBE_OUT": os.environ.get("STEP_PROBE_OUT", ""),
+            "STEP_PROBE_OUT": str(step_probe or ""),
         }
     app = App(home, REQUESTS_REPO="", RESULTS_REPO="", **env, **VIEWERS_ENV)
     result, stop = Result(uploads), threading.Event()
@@ -355,6 +362,7 @@ def main() -> None:
     parser.add_argument("--samples-out", type=Path, help="write every page load and the phases there (JSON)")
     parser.add_argument("--gc-probe", type=Path, help="record the app's garbage collections there (and print them)")
     parser.add_argument("--request-probe", type=Path, help="record each request's time in the app there")
+    parser.add_argument("--step-probe", type=Path, help="record the time of each step of Gradio's events there")
     args = parser.parse_args()
     private, public = _scoring_dataset(args.data, args.samples, args.size)
     work = Path(tempfile.mkdtemp(prefix="navitrace-load-"))
@@ -372,6 +380,7 @@ def main() -> None:
         args.deadline_s,
         args.gc_probe,
         args.request_probe,
+        args.step_probe,
     )
     report(result, args.viewers)
     if args.gc_probe:

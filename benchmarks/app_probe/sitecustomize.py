@@ -1,14 +1,17 @@
-"""Probes of a benchmarked app, loaded into it through ``PYTHONPATH``: garbage collections and request times.
+"""Probes of a benchmarked app, loaded into it through ``PYTHONPATH``: garbage collections, requests, event steps.
 
 ``load_test.py --gc-probe FILE`` puts this folder first on the app's ``PYTHONPATH`` and names ``FILE`` in
 ``GC_PROBE_OUT``: every collection of generation 1 or 2 appends a line to it,
 ``<monotonic start> <generation> <seconds> <objects collected>``. With ``REQUEST_PROBE_OUT`` (``--request-probe``),
 every HTTP request appends ``<monotonic start> <seconds to its last byte> <method> <path>``, timed at the app's
 outermost middleware (``space.guard.Door``), so the benchmark can tell the server's time from the client's.
+With ``STEP_PROBE_OUT`` (``--step-probe``), each step of a Gradio event appends
+``<monotonic start> <seconds> <step> <api name>``: the whole event (``process_events``), its processing
+(``process_api``), and within it ``preprocess_data``, the handler (``call_function``), ``postprocess_data``.
 
 The clock is the machine's monotonic one, the same in every process, so the benchmark can lay these beside
-its page loads. Nothing in the app changes: the GC probe only listens (``gc.callbacks``), the request probe
-wraps the door's call; without the variables this does nothing.
+its page loads. Nothing the app answers changes: the GC probe only listens (``gc.callbacks``), the other two
+wrap calls and time them; without the variables this does nothing.
 """
 
 import gc

@@ -268,9 +268,9 @@ def stop_app(app: App) -> None:
 
 def report_collections(result: Result, probe: Path) -> None:
     """The app's generation-2 collections per phase: how many, their pauses, and the share of the phase paused."""
-    full = [
-        (float(at), float(pause))
-        for at, gen, pause, _ in (line.split() for line in probe.read_text().splitlines())
+    full = [  # (start, pause, objects left in generation 2 after it)
+        (float(at), float(pause), int(fields[0]) if fields else 0)
+        for at, gen, pause, _, *fields in (line.split() for line in probe.read_text().splitlines())
         if gen == "2"
     ]
     begin, end = result.busy
@@ -280,11 +280,12 @@ def report_collections(result: Result, probe: Path) -> None:
         ("uploading+scoring", (begin, end)),
         ("scoring only", (result.last_acknowledged, end)),
     ):
-        pauses = [pause for at, pause in full if start <= at < stop]
+        pauses = [pause for at, pause, _ in full if start <= at < stop]
+        left = max((n for at, _, n in full if start <= at < stop), default=0)
         share = sum(pauses) / max(stop - start, 1e-9)
         print(
             f"  {name:18}: {len(pauses) / max(stop - start, 1e-9) * 60:5.1f} a minute, {spread(pauses)}, "
-            f"{100 * share:4.1f}% of the time"
+            f"{100 * share:4.1f}% of the time; up to {left:,} objects left in generation 2"
         )
 
 

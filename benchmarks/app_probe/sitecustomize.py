@@ -2,7 +2,8 @@
 
 ``load_test.py --gc-probe FILE`` puts this folder first on the app's ``PYTHONPATH`` and names ``FILE`` in
 ``GC_PROBE_OUT``: every collection of generation 1 or 2 appends a line to it,
-``<monotonic start> <generation> <seconds> <objects collected>``. With ``REQUEST_PROBE_OUT`` (``--request-probe``),
+``<monotonic start> <generation> <seconds> <objects collected> <objects left in generation 2>`` (0 for
+generation 1; counted after the collection, outside its timing). With ``REQUEST_PROBE_OUT`` (``--request-probe``),
 every HTTP request appends ``<monotonic start> <seconds to its last byte> <method> <path>``, timed at the app's
 outermost middleware (``space.guard.Door``), so the benchmark can tell the server's time from the client's.
 With ``STEP_PROBE_OUT`` (``--step-probe``), each step of a Gradio event appends
@@ -34,7 +35,9 @@ if _GC_OUT:
             _started[:] = [time.monotonic()]
         elif _started:
             begun = _started.pop()
-            _gc_file.write(f"{begun:.6f} {info['generation']} {time.monotonic() - begun:.6f} {info['collected']}\n")
+            took = time.monotonic() - begun
+            walked = len(gc.get_objects(generation=2)) if info["generation"] == 2 else 0  # what the next one walks
+            _gc_file.write(f"{begun:.6f} {info['generation']} {took:.6f} {info['collected']} {walked}\n")
 
     gc.callbacks.append(_record)
 

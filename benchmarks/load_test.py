@@ -84,6 +84,7 @@ class Result:
     clients: str = ""  # how the uploaders ran beside the app (benchmarks.remote_clients)
     app_cpu: list[tuple[float, float]] = field(default_factory=list)  # (when, the app's own CPU s so far)
     viewer_lag: list[tuple[float, float]] = field(default_factory=list)  # (when, s) the viewers' loop woke late
+    app_pid: int = 0
     scoring_threads: set[str] = field(default_factory=set)
     intake_threads: set[str] = field(default_factory=set)
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
@@ -208,6 +209,7 @@ def run(
         }
     app = App(home, REQUESTS_REPO="", RESULTS_REPO="", **env, **VIEWERS_ENV)
     result, stop = Result(uploads), threading.Event()
+    result.app_pid = app.process.pid
     try:
         app.wait_page(timeout=min(120, deadline_s))
         app.wait_log("public datasets ready", timeout=min(300, deadline_s))
@@ -269,9 +271,9 @@ def stop_app(app: App) -> None:
 def report_collections(result: Result, probe: Path) -> None:
     """The app's generation-2 collections per phase: how many, their pauses, and the share of the phase paused."""
     full = [  # (start, pause, objects left in generation 2 after it)
-        (float(at), float(pause), int(fields[0]) if fields else 0)
-        for at, gen, pause, _, *fields in (line.split() for line in probe.read_text().splitlines())
-        if gen == "2"
+        (float(at), float(pause), int(left))
+        for pid, at, gen, pause, _, left in (line.split() for line in probe.read_text().splitlines())
+        if gen == "2" and int(pid) == result.app_pid  # the children write there too
     ]
     begin, end = result.busy
     print(f"full garbage collections in the app (probe {probe}):")

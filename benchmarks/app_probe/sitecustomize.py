@@ -2,10 +2,12 @@
 
 ``load_test.py --gc-probe FILE`` puts this folder first on the app's ``PYTHONPATH`` and names ``FILE`` in
 ``GC_PROBE_OUT``: every collection of generation 1 or 2 appends a line to it,
-``<monotonic start> <generation> <seconds> <objects collected> <objects left in generation 2>`` (0 for
-generation 1; counted after the collection, outside its timing). With ``REQUEST_PROBE_OUT`` (``--request-probe``),
-every HTTP request appends ``<monotonic start> <seconds to its last byte> <method> <path>``, timed at the app's
-outermost middleware (``space.guard.Door``), so the benchmark can tell the server's time from the client's.
+``<pid> <monotonic start> <generation> <seconds> <objects collected> <objects left in generation 2>`` (0 for
+generation 1; counted after the collection, outside its timing). The app's children (scoring, checks,
+drawings) inherit the variables and write to the same file: the pid tells them apart.
+With ``REQUEST_PROBE_OUT`` (``--request-probe``), every HTTP request appends
+``<monotonic start> <seconds to its last byte> <method> <path>``, timed at the app's outermost middleware
+(``space.guard.Door``), so the benchmark can tell the server's time from the client's.
 With ``STEP_PROBE_OUT`` (``--step-probe``), each step of a Gradio event appends
 ``<monotonic start> <seconds> <step> <api name>``: the whole event (``process_events``), its processing
 (``process_api``), and within it ``preprocess_data``, the handler (``call_function``), ``postprocess_data``.
@@ -36,8 +38,25 @@ if _GC_OUT:
         elif _started:
             begun = _started.pop()
             took = time.monotonic() - begun
-            walked = len(gc.get_objects(generation=2)) if info["generation"] == 2 else 0  # what the next one walks
-            _gc_file.write(f"{begun:.6f} {info['generation']} {took:.6f} {info['collected']} {walked}\n")
+            left = gc.get_objects(generation=2) if info["generation"] == 2 else []  # what the next one walks
+            line = f"{os.getpid()} {begun:.6f} {info['generation']} {took:.6f} {info['collected']} {len(left)}\n"
+            _gc_file.write(line)
+            if took > 0.1 and os.environ.get("GC_PROBE_TYPES"):  # a slow one: what it walked, to a side file
+                _describe(left, took)
+
+    def _describe(objects: list, took: float) -> None:
+        import collections
+
+        kinds = collections.Counter(type(o).__qualname__ for o in objects)
+        sizes = sorted(
+            ((len(o), type(o).__qualname__) for o in objects if isinstance(o, (list, dict, tuple, set))), reverse=True
+        )
+        modules = collections.Counter(
+            (getattr(o, "__module__", None) or "?").split(".")[0] for o in objects if type(o).__name__ == "function"
+        )
+        with open(_GC_OUT + ".types", "a") as out:
+            out.write(f"pid {os.getpid()}, {took:.3f} s: {kinds.most_common(8)}; largest containers {sizes[:8]}; ")
+            out.write(f"functions by package {modules.most_common(12)}\n")
 
     gc.callbacks.append(_record)
 

@@ -46,11 +46,16 @@ def yield_to_pages() -> str:
 
 
 def _threads() -> list[int]:
-    """The ids of this process's threads (Linux: ``/proc/self/task``); elsewhere, the process itself (0)."""
+    """The ids of this process's threads; where ``/proc`` does not list them, [0] (the process itself)."""
     try:
-        return [int(name) for name in os.listdir("/proc/self/task")]
+        return _thread_ids("self")
     except OSError:
         return [0]
+
+
+def _thread_ids(pid: int | str) -> list[int]:
+    """The ids of process ``pid``'s threads (Linux: ``/proc/<pid>/task``); ``OSError`` elsewhere or once gone."""
+    return [int(name) for name in os.listdir(f"/proc/{pid}/task")]
 
 
 def is_background(pid: int) -> bool:
@@ -65,7 +70,7 @@ def is_background(pid: int) -> bool:
 def threads_in_front(pid: int) -> list[int]:
     """The threads of process ``pid`` that still run as ordinary work (Linux; [] elsewhere): none should."""
     try:
-        threads = [int(name) for name in os.listdir(f"/proc/{pid}/task")]
+        threads = _thread_ids(pid)
     except OSError:
         return []
     return [thread for thread in threads if not is_background(thread)]

@@ -83,7 +83,7 @@ def main(environ: dict[str, str] | None = None) -> None:
     long_lived.enable()  # this process is the app: what lives at start-up is frozen (space/long_lived.py)
     services = Services.create(settings, space)
     demo, desk = build_demo(settings, services), build_desk(services)
-    services.warmup.start()
+    services.warmup.start(then=services.start_children)  # then the checking and drawing processes
     worker = WorkerProcess(environ, on_scored=services.scored)
     worker.start()
     scheduler = start_worker(worker, settings.score_interval_s)  # a round every interval; a submit wakes it at once

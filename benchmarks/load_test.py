@@ -330,11 +330,12 @@ def report(result: Result, viewers: int) -> None:
         percentiles(rows) for rows in (settled, [p + d for p, d in busy], scoring)
     )
     print(
-        f"  page (GET / + board events): idle p50 {idle50:.2f} s, p95 {idle95:.2f} s (target p95 <= 1.0 s);\n"
-        f"    while uploading and scoring p50 {busy50:.2f} s ({busy50 / idle50:.2f}x idle), "
-        f"p95 {busy95:.2f} s ({busy95 / idle95:.2f}x idle) (target each <= 1.2x);\n"
-        f"    scoring only p50 {only50:.2f} s ({only50 / idle50:.2f}x idle), "
-        f"p95 {only95:.2f} s ({only95 / idle95:.2f}x idle)"
+        f"  page (GET / + board events): idle p50 {1000 * idle50:.1f} ms, p95 {1000 * idle95:.1f} ms "
+        f"(target p95 <= 1000 ms);\n"
+        f"    while uploading and scoring p50 {1000 * busy50:.1f} ms ({busy50 / idle50:.2f}x idle), "
+        f"p95 {1000 * busy95:.1f} ms ({busy95 / idle95:.2f}x idle) (target each <= 1.2x);\n"
+        f"    scoring only p50 {1000 * only50:.1f} ms ({only50 / idle50:.2f}x idle), "
+        f"p95 {1000 * only95:.1f} ms ({only95 / idle95:.2f}x idle)"
     )
     if len(result.app_cpu) == 3:  # the app's own threads (pages, intake), not its scoring or checking children
         (t0, c0), (t1, c1), (t2, c2) = result.app_cpu

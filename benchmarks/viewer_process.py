@@ -6,7 +6,8 @@ same process). Measured on 2026-11-27 beside ``load_test.py``'s 50 viewer thread
 another process saw a page + board load in p50 10 ms idle and 12 ms while the files scored, where
 the threads saw 140 ms and 260 ms. Real viewers are other machines; here they are ``count`` asyncio
 tasks (one connection each, as one browser tab) in a child process that does nothing else, so the
-other load of a benchmark (uploads, attacks) never shares their interpreter.
+other load of a benchmark (uploads, attacks) never shares their interpreter. Each pause between a
+viewer's loads is drawn at random around ``think_s`` (``THINK_SPREAD``), as people's pauses vary.
 
     viewers = start_viewers(url, events, 50, 1.0, stop, result)   # result.page fills as loads finish
     stop.set(); [t.join() for t in viewers]
@@ -21,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import random
 import secrets
 import subprocess
 import sys
@@ -32,6 +34,12 @@ from typing import Any, Protocol
 import httpx
 
 ROOT = Path(__file__).resolve().parents[1]
+# A viewer's pause between loads is drawn from this range of ``think_s`` (mean ``think_s``). With the same
+# pause for everyone, viewers delayed together by one slow answer stayed together: they fell into convoys
+# that arrived as one burst and queued behind each other. Measured 2026-11-27 (50 viewers, idle app):
+# page + board p50 76-103 ms with a fixed 1 s pause, 9.3-9.6 ms with pauses spread over 0.5-1.5 s, and the
+# convoys re-formed at random, so a run's ratios measured them more than the app. People's pauses vary.
+THINK_SPREAD = (0.5, 1.5)
 
 
 class Samples(Protocol):
@@ -130,7 +138,7 @@ async def _viewer(url: str, events: list[Any], think_s: float, delay_s: float, s
             except Exception as error:  # counted by the parent; the viewer carries on like a reloading person
                 print(json.dumps({"error": repr(error)[:300]}), flush=True)
             try:
-                await asyncio.wait_for(stop.wait(), think_s)
+                await asyncio.wait_for(stop.wait(), think_s * random.uniform(*THINK_SPREAD))
             except TimeoutError:
                 pass
 

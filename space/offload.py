@@ -6,8 +6,12 @@ holding the GIL). Here each check runs in one of ``WORKERS`` spawned children be
 the CPU (``SCHED_IDLE`` like the scoring process: ``leaderboard.cpu_priority``). The Submit tab's
 check reads the uploaded file from its path (the 64 MB never cross a pipe, only the report comes
 back); a submission's own check (``checked``) sends the bytes the service already read, capped at
-the file limit before they are sent. A child is replaced after ``CHECKS_PER_CHILD`` checks, since a
-big file's memory goes back to the allocator but not always to the system.
+the file limit before they are sent. A child whose resident memory passed ``RECYCLE_MB`` after a task is
+replaced (a big file's memory goes back to the allocator but not always to the system); measured on
+2026-11-27, a checking child held 115 MB after its first check and 119 MB after a 58 MB one, so that is
+rare. It used to be replaced every 20 checks, and each new child's start (imports, the public keys:
+2-3 s of CPU beside the pages) landed in the middle of a burst of uploads. For the same reason the app
+starts its children once the public datasets are ready (``prepare``), not at a visitor's first check.
 
 The child runs exactly the service's check (``intake.checked_upload``, the one ``submit`` runs), with
 its own ``AnswerKeys`` reading the same public-key cache the app warmed up. The Explorer's drawing of
@@ -24,7 +28,7 @@ import multiprocessing
 import os
 import threading
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
@@ -36,7 +40,7 @@ from leaderboard.report import Report
 log = logging.getLogger(__name__)
 
 WORKERS = 1  # one core for checks, one for the pages (and the scoring process) on a 2-core Space
-CHECKS_PER_CHILD = 20
+RECYCLE_MB = 512  # a child holding more than this after a task is replaced
 
 _keys = None  # the child's AnswerKeys
 IMAGE_FORMAT = "webp"  # what gr.Image saves a PIL image as (its ``format`` default): the page looks the same
@@ -86,15 +90,24 @@ class Offload:
         args = (sample_id, embodiment, prediction, layers, baseline_raw, save_in)
         return self._run("drawing this row", _picture, *args)
 
+    def prepare(self, splits: tuple[str, ...]) -> Future:
+        """Start the child now and load the public keys of ``splits`` in it (the app calls this once they are
+        cached): the first visitor's check then costs what the later ones do. Returns at once."""
+        return self._executor().submit(_load_keys, splits)
+
     def _run(self, what: str, function, *args):  # noqa: ANN001, ANN202 (a module-level function of this module)
         try:
-            return self._executor().submit(function, *args).result()
+            pool = self._executor()
+            result, resident_mb = pool.submit(_measured, function, *args).result()
         except BrokenProcessPool:
             self._restart()
             raise CheckFailed(
                 f"{what} stopped unexpectedly on the server (perhaps out of memory); nothing was stored: try "
                 "again, or send a smaller file"
             ) from None
+        if resident_mb > RECYCLE_MB:
+            self._recycle(pool, resident_mb)
+        return result
 
     def close(self) -> None:
         with self._lock:
@@ -110,13 +123,21 @@ class Offload:
                     mp_context=multiprocessing.get_context("spawn"),  # no copy of the app's threads and sockets
                     initializer=_start,
                     initargs=(self._settings, os.getpid()),
-                    max_tasks_per_child=CHECKS_PER_CHILD,
                 )
             return self._pool
 
     def _restart(self) -> None:
         log.error("a child process of the pages died; starting new ones")
         self.close()
+
+    def _recycle(self, pool: ProcessPoolExecutor, resident_mb: float) -> None:
+        """A new child for the next tasks; the old one ends once the tasks it has are done."""
+        with self._lock:
+            if self._pool is not pool:  # another task's answer replaced it already
+                return
+            self._pool = None
+        log.info("a child process of the pages holds %.0f MB after a task; replacing it", resident_mb)
+        pool.shutdown(wait=False)
 
 
 def _start(settings: Settings, parent: int) -> None:
@@ -128,6 +149,23 @@ def _start(settings: Settings, parent: int) -> None:
     from leaderboard.answer_keys import AnswerKeys
 
     _keys = AnswerKeys(settings)
+
+
+def _load_keys(splits: tuple[str, ...]) -> None:
+    assert _keys is not None, "the child process was not initialised"
+    for split in splits:
+        _keys.public(split)
+
+
+def _measured(function, *args) -> tuple:  # noqa: ANN001
+    """``function(*args)`` and this child's resident memory afterwards, in MB (Linux; 0 elsewhere)."""
+    result = function(*args)
+    try:
+        with open("/proc/self/statm") as statm:
+            resident_mb = int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+    except (OSError, ValueError):
+        resident_mb = 0.0
+    return result, resident_mb
 
 
 def _end_with(parent: int) -> None:

@@ -1,5 +1,7 @@
 """The page's HTML, built once and served to every visitor: ``GET /`` must not cost a configuration copy.
 
+So is ``GET /config``, the same configuration as JSON.
+
 Gradio's page route deep-copies the whole page configuration (~160 kB of JSON for ~120 components)
 and renders its template on every request: ~10 ms of interpreter time alone, and under 50 viewers a
 third of the app's CPU (issue 11: ``py-spy`` of ``benchmarks/load_test.py``). Yet the HTML depends
@@ -23,7 +25,12 @@ from collections import OrderedDict
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-CACHED_PATHS = frozenset({"/"})
+# ``/config`` is the same configuration as JSON (what ``gradio_client`` and an embedding page read first):
+# a deep copy of it per request too, ~5-10 ms each; 20 clients connecting at once held the interpreter
+# for most of a second (py-spy of benchmarks/load_test.py). Only without a query: ``page`` and
+# ``deep_link`` change the answer.
+CACHED_PATHS = frozenset({"/", "/config"})
+QUERY_FREE_PATHS = frozenset({"/config"})
 MAX_PAGES = 16  # distinct addresses the page is served under (loopback names, a Space's hosts)
 TTL_S = 60.0
 KEY_HEADERS = ("host", "x-forwarded-host", "x-forwarded-proto", "x-forwarded-port", "forwarded")
@@ -77,7 +84,10 @@ class PageCache:
         if scope["type"] != "http" or scope["method"] != "GET" or scope["path"] not in CACHED_PATHS:
             return None
         headers = Headers(scope=scope)
-        if b"deep_link" in scope.get("query_string", b"") or "access-token" in headers.get("cookie", ""):
+        query = scope.get("query_string", b"")
+        if b"deep_link" in query or (query and scope["path"] in QUERY_FREE_PATHS):
+            return None
+        if "access-token" in headers.get("cookie", ""):
             return None
         return (scope["path"], scope.get("scheme"), scope.get("root_path", ""), *(headers.get(h) for h in KEY_HEADERS))
 

@@ -71,6 +71,14 @@ class Services:
             return self.leaderboard.validate(path, split)
         return self.checks.validate(path, split)
 
+    def start_children(self) -> None:
+        """Start the checking and drawing processes and load their public keys (once the app's own are cached):
+        not at a visitor's first check or drawing, where their start-up would be the visitor's wait."""
+        if self.checks is not None:
+            self.checks.prepare(("validation", "test"))
+        if self.drawings is not None:
+            self.drawings.prepare(("validation",))
+
     def scored(self, submission_id: str) -> None:
         """The worker (in its own process) committed an outcome: the board and My submissions show it now."""
         self.outcomes.scored(submission_id)

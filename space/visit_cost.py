@@ -9,16 +9,17 @@ answer the same (tests/space/test_visit_cost.py compares them with Gradio's own)
 - ``gradio.blocks`` gets an ``inspect`` whose ``signature`` of a plain function is computed once (a
   class's ``__init__`` signature never changes while the app runs);
 - the per-visit configuration copy is made on demand: Gradio reads it only to build a *deep link*
-  (``SessionState.components``, for ``gr.DeepLinkButton``, which this app does not use) and keeps it
-  current when an event replaces a component; ``LazyConfigs`` computes an entry when one is set or
-  asked for, and all of them when someone lists them, so a deep link still sees every component.
+  (``SessionState.components``, for ``gr.DeepLinkButton``, which this app does not use) and rebuilds
+  an entry each time an event sets its component; ``LazyConfigs`` builds an entry when someone reads
+  it, and all of them when someone lists them, so a deep link still sees every component as Gradio's.
 
 Both reach into Gradio's internals: ``requirements.txt`` pins Gradio, and the tests fail when a new
-version changes what is replaced here (``SessionState.__init__``'s attributes, ``gradio.blocks.inspect``).
+version changes what is replaced here (``SessionState``'s attributes and methods, ``gradio.blocks.inspect``).
 """
 
 from __future__ import annotations
 
+import datetime
 import functools
 import inspect
 import os
@@ -49,26 +50,72 @@ class _RememberedSignatures:
 
 
 class LazyConfigs(dict):
-    """A visit's component configurations, each computed when first needed (see the module's docstring)."""
+    """A visit's component configurations, each built when someone reads it (see the module's docstring).
 
-    def __init__(self, state: SessionState, ids: list[int]) -> None:
+    Gradio rebuilds a component's entry whenever an event sets that component (``config_for_block``, a
+    ``get_config`` of the component: most of a board event's own cost) and then writes the value into it.
+    Here the entry is only marked stale and the value remembered; reading the entry builds it from the
+    component the visit holds now and applies the value last written, which is what Gradio's entry holds
+    at that moment (``tests/space/test_visit_cost.py`` drives both through the same calls)."""
+
+    def __init__(self, config: gradio.blocks.BlocksConfig, ids: list[int]) -> None:
         super().__init__()
-        self._state, self._ids = state, ids  # the blocks of the page when the visit began
+        # The visit's BlocksConfig, not the visit's state: a reference back to the state would make every
+        # visit a reference cycle that only a full garbage collection frees (~65,000 objects each 5 s under
+        # 50 viewers, measured with gc.DEBUG_SAVEALL; each full collection then paused the app 60-100 ms).
+        self._config = config
+        self._keys: dict[int, None] = dict.fromkeys(ids)  # every entry, in Gradio's order (an ordered set)
+        self._values: dict[int, Any] = {}  # a value written into an entry not built yet
+
+    def stale(self, key: int) -> None:
+        """Gradio would rebuild ``key``'s entry now: build it when it is read."""
+        dict.pop(self, key, None)
+        self._values.pop(key, None)
+        self._keys.setdefault(key)
+
+    def write_value(self, key: int, value: Any) -> None:
+        """``SessionState._update_value_in_config``: the value shown in ``key``'s entry."""
+        if dict.__contains__(self, key):
+            entry = dict.__getitem__(self, key)
+            if "props" in entry:
+                entry["props"]["value"] = value
+            return
+        if key not in self._config.blocks:
+            raise KeyError(key)  # as Gradio's, which builds the entry from the component first
+        self._keys.setdefault(key)
+        self._values[key] = value
+
+    def _build(self, key: int) -> bool:
+        """Build ``key``'s entry if it is stale; False when the visit has no such component (then none)."""
+        if dict.__contains__(self, key):
+            return True
+        block = self._config.blocks.get(key)
+        if block is None:
+            return False
+        entry = self._config.config_for_block(key, [], block)
+        if key in self._values and "props" in entry:
+            entry["props"]["value"] = self._values.pop(key)
+        dict.__setitem__(self, key, entry)
+        return True
 
     def _all(self) -> None:
-        """Every entry, in Gradio's order: the page's blocks as they were listed, then any added since."""
-        if not self._ids:
-            return
-        config, blocks = self._state.blocks_config, self._state.blocks_config.blocks
-        known = dict(super().items())
+        """Every entry built, in Gradio's order."""
+        built = {key: dict.__getitem__(self, key) for key in self._keys if self._build(key)}
         super().clear()
-        for key in self._ids:
-            if key in known:
-                dict.__setitem__(self, key, known.pop(key))
-            elif key in blocks:
-                dict.__setitem__(self, key, config.config_for_block(key, [], blocks[key]))
-        super().update(known)
-        self._ids = []
+        super().update(built)
+
+    def __getitem__(self, key: int) -> Any:
+        if key in self._keys:
+            self._build(key)
+        return dict.__getitem__(self, key)
+
+    def __setitem__(self, key: int, value: Any) -> None:
+        self._values.pop(key, None)
+        self._keys.setdefault(key)
+        dict.__setitem__(self, key, value)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._keys and self._config.blocks.get(key) is not None  # type: ignore[call-overload]
 
     def items(self):  # type: ignore[override]
         self._all()
@@ -96,11 +143,36 @@ class LightSessionState(SessionState):
 
     def __init__(self, blocks: Any) -> None:  # Gradio 6.31's __init__, but the copy made on demand
         self.blocks_config = copy(blocks.default_config)
-        self.config_values = LazyConfigs(self, [k for k in self.blocks_config.blocks if k in blocks.blocks])
+        self.config_values = LazyConfigs(
+            self.blocks_config, [k for k in self.blocks_config.blocks if k in blocks.blocks]
+        )
         self.state_data: dict[int, Any] = {}
         self._state_ttl: dict = {}
         self.is_closed = False
         self.STATE_TTL_WHEN_CLOSED = 1 if os.getenv("GRADIO_IS_E2E_TEST", None) else 3600
+
+    def __setitem__(self, key: int, value: Any) -> None:  # Gradio 6.31's, the entry rebuilt when read
+        from gradio.components import State
+
+        block = self.blocks_config.blocks.get(key)
+        if isinstance(block, State):
+            self._state_ttl[key] = (block.time_to_live, datetime.datetime.now())
+            self.state_data[key] = value
+        else:
+            self.blocks_config.blocks[key] = value
+        if block:
+            self.config_values.stale(key)
+
+    def _update_config(self, key: int) -> None:
+        if self[key] is None:
+            return
+        if self.blocks_config.blocks[key].stateful:  # Gradio builds a State's entry from its value: kept as is
+            self.config_values[key] = self.blocks_config.config_for_block(key, [], self[key])
+        else:
+            self.config_values.stale(key)
+
+    def _update_value_in_config(self, key: int, value: Any) -> None:
+        self.config_values.write_value(key, value)
 
 
 def cheap_visits() -> None:

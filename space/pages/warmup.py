@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from leaderboard.answer_keys import AnswerKeys
@@ -38,12 +39,13 @@ class Warmup:
         self.seconds: float | None = None
         self._thread: threading.Thread | None = None
 
-    def start(self) -> threading.Thread:
-        self._thread = threading.Thread(target=self.run, name="warm-up", daemon=True)
+    def start(self, then: Callable[[], None] | None = None) -> threading.Thread:
+        """Prepare the public datasets in a thread; ``then()`` runs there once they are ready."""
+        self._thread = threading.Thread(target=self.run, args=(then,), name="warm-up", daemon=True)
         self._thread.start()
         return self._thread
 
-    def run(self) -> None:
+    def run(self, then: Callable[[], None] | None = None) -> None:
         start = time.perf_counter()
         try:
             for split in ("validation", "test"):
@@ -60,6 +62,8 @@ class Warmup:
             freeze_long_lived("public datasets loaded")  # the answer keys stay for the app's life
         finally:
             self.ready.set()
+        if then is not None and self.error is None:
+            then()
 
     def wait(self, timeout: float = 120.0) -> None:
         """Return once the data is ready; ``InvalidAction`` (a message for people) when it is not."""

@@ -12,6 +12,7 @@ import pytest
 
 from leaderboard.cpu_priority import is_background, threads_in_front
 from leaderboard.errors import Rejected
+from space import offload
 from space.offload import CheckFailed, Offload
 
 
@@ -183,3 +184,39 @@ def test_a_child_that_starts_after_its_app_died_ends(tmp_path, settings):
         assert child.wait(15) == 0
     finally:
         child.kill()
+
+
+def test_a_prepared_child_is_started_with_its_keys_and_then_does_the_checks(checks, files):
+    checks.prepare(("validation", "test")).result(timeout=120)
+    (child,) = _children(checks)
+    checks.validate(files["validation-noisy"], "validation")
+    assert _children(checks) == [child]
+
+
+def test_a_child_is_kept_through_many_checks_while_its_memory_stays_small(checks, files):
+    """Replaced every 20 checks before: each new child's start-up landed in a burst of uploads."""
+    checks.validate(files["validation-noisy"], "validation")
+    (child,) = _children(checks)
+    for _ in range(25):
+        checks.validate(files["test-straight"], "test")
+    assert _children(checks) == [child]
+
+
+def test_a_child_that_grew_is_replaced_after_its_task(checks, files, monkeypatch):
+    checks.validate(files["validation-noisy"], "validation")
+    (grown,) = _children(checks)
+    monkeypatch.setattr(offload, "RECYCLE_MB", 0)  # every child is "too big" now
+    assert checks.validate(files["validation-noisy"], "validation").n_valid > 0
+    assert checks._pool is None  # the next task starts a new child
+    monkeypatch.setattr(offload, "RECYCLE_MB", 10**6)
+    checks.validate(files["validation-noisy"], "validation")
+    (fresh,) = _children(checks)
+    assert fresh != grown
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline:  # the old child ends once its tasks are done
+        try:
+            os.kill(grown, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.1)
+    raise AssertionError(f"the replaced child {grown} lived on")

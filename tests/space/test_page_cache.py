@@ -29,7 +29,7 @@ def page_app(builds: list[str], cookie: bool = False) -> Starlette:
             response.set_cookie("seen", "1")
         return response
 
-    return Starlette(routes=[Route("/", page, methods=["GET", "POST"]), Route("/other", page)])
+    return Starlette(routes=[Route("/", page, methods=["GET", "POST"]), Route("/other", page), Route("/config", page)])
 
 
 @pytest.fixture
@@ -89,3 +89,13 @@ def test_at_most_max_pages_addresses_are_kept(clock):
         for i in range(page_cache.MAX_PAGES * 3):
             browser.get("/", headers={"host": f"name{i}.example"})
     assert len(cache.pages) == page_cache.MAX_PAGES
+
+
+def test_the_configuration_is_kept_like_the_page_but_never_for_a_query(clock):
+    builds: list[str] = []
+    with client(page_app(builds), clock) as browser:
+        first, second = browser.get("/config"), browser.get("/config")
+        assert len(builds) == 1 and second.text == first.text
+        browser.get("/config?page=other")
+        browser.get("/config?page=other")
+    assert len(builds) == 3  # a query (page, deep_link) changes Gradio's answer: built each time

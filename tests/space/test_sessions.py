@@ -178,3 +178,13 @@ def test_a_message_for_a_gone_mailbox_is_dropped_not_raised(served):
     gone = SimpleNamespace(session_hash="reader-left", alive=True, _id="e1")
     demo._queue.send_message(gone, SimpleNamespace(event_id=None))
     assert not demo._queue.stopped
+
+
+def test_the_kept_configuration_is_gradios_own_answer(served):
+    url, _, _ = served
+    with httpx.Client(base_url=url, timeout=30) as client:
+        first, kept = client.get("/config").json(), client.get("/config").json()
+        own = client.get("/config/").json()  # the same route under a path the page cache does not keep
+        elsewhere = client.get("/config", headers={"host": url.replace("127.0.0.1", "localhost").split("//")[1]})
+    assert kept == first == own
+    assert "localhost" in elsewhere.json()["root"] and "127.0.0.1" in first["root"]

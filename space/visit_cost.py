@@ -141,6 +141,8 @@ class LazyConfigs(dict):
 class LightSessionState(SessionState):
     """Gradio's ``SessionState`` whose configuration copy is a ``LazyConfigs``; everything else as Gradio's."""
 
+    config_values: LazyConfigs
+
     def __init__(self, blocks: Any) -> None:  # Gradio 6.31's __init__, but the copy made on demand
         self.blocks_config = copy(blocks.default_config)
         self.config_values = LazyConfigs(

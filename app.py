@@ -18,6 +18,7 @@ import signal
 import gradio as gr
 
 from leaderboard import Settings
+from leaderboard.pages_first import PAGES_BUSY_ENV
 from leaderboard.scheduler import start_hub_jobs, start_worker
 from leaderboard.worker_process import WorkerProcess
 from space import long_lived, tabs
@@ -84,6 +85,8 @@ def main(environ: dict[str, str] | None = None) -> None:
     services = Services.create(settings, space)
     demo, desk = build_demo(settings, services), build_desk(services)
     services.warmup.start(then=services.start_children)  # then the checking and drawing processes
+    if services.pages_busy is not None:  # scoring steps aside while the pages answer (leaderboard/pages_first.py)
+        environ[PAGES_BUSY_ENV] = str(services.pages_busy.path)
     worker = WorkerProcess(environ, on_scored=services.scored)
     worker.start()
     scheduler = start_worker(worker, settings.score_interval_s)  # a round every interval; a submit wakes it at once

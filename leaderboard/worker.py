@@ -82,6 +82,8 @@ class Worker:
         self.scored: list[str] = []  # the jobs of the last run_once
         self._limit: int | None = None  # drain's max_jobs, left
         self.on_scored: Callable[[str], None] = lambda submission_id: None  # a job let through a long one
+        # Between two scored rows: the worker process waits while the app answers requests (pages_first.py).
+        self.step_aside: Callable[[], float] = lambda: 0.0
         self.copies = CopyFinder(registry)  # duplicate detection of test submissions (issue 15)
         self.releases = Releases(settings, registry)
 
@@ -269,7 +271,7 @@ class Worker:
             data = self.store.read(upload_path(submission_id))
             if data is None:
                 raise FileNotFoundError(f"{upload_path(submission_id)} is missing from the requests store")
-            budget = _Budget(self.settings.job_budget_s, let_through)
+            budget = _Budget(self.settings.job_budget_s, let_through, self.step_aside)
             key = self.keys.private(split)
             evaluation = score_submission(data, key, baseline_raw=self.settings.baseline_raw, progress=budget.check)
         except OverBudget as error:
@@ -343,11 +345,18 @@ class _Budget:
     maximal); the budget keeps one file from holding the queue for longer than that worst case.
     """
 
-    def __init__(self, seconds: float, let_through: Callable[[], None] | None = None) -> None:
+    def __init__(
+        self,
+        seconds: float,
+        let_through: Callable[[], None] | None = None,
+        step_aside: Callable[[], float] = lambda: 0.0,
+    ) -> None:
         self.seconds, self.start = seconds, time.monotonic()
         self.let_through, self.looked = let_through, self.start
+        self.step_aside = step_aside
 
     def check(self, done: int, total: int) -> None:
+        self.start += self.step_aside()  # time left to the pages is not this file's
         spent = time.monotonic() - self.start
         if spent > self.seconds and done < total:
             raise OverBudget(

@@ -23,7 +23,8 @@ The child never outlives the app: its standard input closes when the app dies (e
 and it also checks every second that its parent is still the app; either way it stops itself.
 Its log lines go to the app's standard error, tagged ``[worker-process:<thread>]``. It runs below
 the app on the CPU (``SCHED_IDLE``: ``leaderboard.cpu_priority``), so on a small machine scoring
-uses the CPU the pages leave rather than competing with them.
+uses the CPU the pages leave rather than competing with them, and between two scored rows it waits
+while the app answers requests (``leaderboard.pages_first``, the file named in ``PAGES_BUSY_FILE``).
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from leaderboard.cpu_priority import yield_to_pages
+from leaderboard.pages_first import StepAside
 
 log = logging.getLogger("leaderboard.worker_process")  # the same name when run as __main__
 
@@ -282,7 +284,11 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         service = Leaderboard(Settings.from_env(os.environ))
-        log.info("worker process ready (pid %d, app pid %d, %s)", os.getpid(), args.parent, priority)
+        step_aside = StepAside.from_env()
+        if step_aside is not None:  # between two rows, scoring waits while the app answers requests
+            service.worker.step_aside = step_aside
+        pages = "steps aside for the pages" if step_aside else "no pages' gauge"
+        log.info("worker process ready (pid %d, app pid %d, %s, %s)", os.getpid(), args.parent, priority, pages)
         child.serve(service.worker, service.keys)
     except SystemExit:
         log.info("worker process stopped")

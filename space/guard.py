@@ -51,8 +51,10 @@ from starlette.requests import cookie_parser
 from starlette.responses import PlainTextResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from leaderboard.pages_first import Gauge
 from space.limits import RateLimit, SessionBook
 from space.page_cache import PageCache
+from space.request_count import CountRequests
 from space.settings import SpaceSettings
 
 log = logging.getLogger(__name__)
@@ -236,16 +238,18 @@ class Keeper:
         await self.app(scope, receive, settled)
 
 
-def app_kwargs(guard: Guard, base: dict[str, list]) -> dict[str, Any]:
+def app_kwargs(guard: Guard, base: dict[str, list], pages_busy: Gauge | None = None) -> dict[str, Any]:
     """``launch``'s ``app_kwargs``: ``base`` (routes, the session middleware) plus the keeper and the door.
 
     Gradio adds its own middlewares (CORS, compression, on a Space its session) in front of the ones
-    given here, so the door is put in front of the whole stack when the app starts.
+    given here, so the door is put in front of the whole stack when the app starts. With ``pages_busy``,
+    every request that passes the door is counted there while it is answered (``space.request_count``).
     """
 
     @contextlib.asynccontextmanager
     async def door_in_front(app: Any) -> AsyncIterator[None]:
-        app.middleware_stack = Door(app.middleware_stack or app.build_middleware_stack(), guard)
+        stack = app.middleware_stack or app.build_middleware_stack()
+        app.middleware_stack = Door(stack if pages_busy is None else CountRequests(stack, pages_busy), guard)
         yield
 
     return {

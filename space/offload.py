@@ -23,6 +23,7 @@ never delays a check and the other way round. Nothing here imports gradio: a chi
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import multiprocessing
 import os
@@ -35,6 +36,7 @@ from pathlib import Path
 from leaderboard import Settings
 from leaderboard.cpu_priority import yield_to_pages
 from leaderboard.errors import LeaderboardError, Rejected
+from leaderboard.pages_first import Gauge
 from leaderboard.report import Report
 
 log = logging.getLogger(__name__)
@@ -54,8 +56,10 @@ class Offload:
     """``validate(path, split)`` as ``Leaderboard.validate`` answers it, and ``picture(...)`` as
     ``explorer.picture`` draws it, computed in a child process."""
 
-    def __init__(self, settings: Settings, workers: int = WORKERS) -> None:
+    def __init__(self, settings: Settings, workers: int = WORKERS, pages_busy: Gauge | None = None) -> None:
+        """``pages_busy``: the app's count of requests being answered; a page event waiting here leaves it."""
         self._settings, self._workers = settings, workers
+        self._waiting = pages_busy.away if pages_busy is not None else contextlib.nullcontext
         self._lock = threading.Lock()
         self._pool: ProcessPoolExecutor | None = None  # started on the first check
 
@@ -98,7 +102,8 @@ class Offload:
     def _run(self, what: str, function, *args):  # noqa: ANN001, ANN202 (a module-level function of this module)
         try:
             pool = self._executor()
-            result, resident_mb = pool.submit(_measured, function, *args).result()
+            with self._waiting():  # the child works, the page event only waits: background work need not yield
+                result, resident_mb = pool.submit(_measured, function, *args).result()
         except BrokenProcessPool:
             self._restart()
             raise CheckFailed(

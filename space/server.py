@@ -20,12 +20,14 @@ import gradio as gr
 from fastapi import FastAPI
 
 from leaderboard import Settings
+from leaderboard.pages_first import Gauge
 from scoring import MAX_FILE_BYTES
 from space.auth import local_sign_in
 from space.board_download import routes as board_routes
 from space.guard import DESK_PATH, Guard, app_kwargs
 from space.long_lived import freeze_long_lived
 from space.mailboxes import protect
+from space.request_count import count_events
 from space.script_api import routes as script_routes
 from space.services import Services
 from space.settings import SpaceSettings
@@ -60,13 +62,14 @@ def launch(
     if services is not None:
         extra_routes = [*script_routes(services, guard), *board_routes(services)]
         base = {**base, "routes": [*base.get("routes", []), *extra_routes]}
-    kwargs = app_kwargs(guard, base)
+    pages_busy = services.pages_busy if services is not None else None
+    kwargs = app_kwargs(guard, base, pages_busy)
     holder = FastAPI()  # carries the desk's app and its start-up until the page's app takes them
     if desk is not None:
         desk.queue(default_concurrency_limit=4)
         gr.mount_gradio_app(holder, desk, DESK_PATH, **_serving(settings), **_looks())
         kwargs["routes"] = [*kwargs["routes"], *holder.routes[-1:]]  # the Mount, before Gradio's own routes
-    kwargs["lifespan"] = _lifespan(kwargs["lifespan"], holder, space.max_visits)
+    kwargs["lifespan"] = _lifespan(kwargs["lifespan"], holder, space.max_visits, pages_busy)
     demo.launch(
         server_name=space.server_name,
         server_port=space.server_port,
@@ -96,8 +99,9 @@ def _looks() -> dict[str, Any]:
     return {"theme": THEME, "css": CSS}
 
 
-def _lifespan(inner: Any, holder: FastAPI, max_visits: int) -> Any:
-    """The server's start and stop: the guard's (``inner``), the desk's Gradio start-up, the bound on visits."""
+def _lifespan(inner: Any, holder: FastAPI, max_visits: int, pages_busy: Gauge | None) -> Any:
+    """The server's start and stop: the guard's (``inner``), the desk's Gradio start-up, the bound on visits,
+    the events counted in ``pages_busy``."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Any) -> AsyncIterator[None]:
@@ -108,6 +112,8 @@ def _lifespan(inner: Any, holder: FastAPI, max_visits: int) -> Any:
                 bound(one.state_holder, max_visits)
                 quiet_analytics(one.get_blocks()._queue)
                 protect(one.get_blocks()._queue, max_visits)
+                if pages_busy is not None:
+                    count_events(one.get_blocks()._queue, pages_busy)
             sweeps = [asyncio.create_task(keep_bounded(one.state_holder, one.get_blocks()._queue)) for one in apps]
             freeze_long_lived("server started")
             try:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from leaderboard import Leaderboard, Settings
+from leaderboard.pages_first import Gauge
 from leaderboard.queue import process_exists
 from leaderboard.report import Report
 from leaderboard.scheduler import Wakeup
@@ -64,6 +65,7 @@ class Services:
     outcomes: Outcomes = field(default_factory=Outcomes)
     checks: Offload | None = None  # file checks off the pages' interpreter (None: in this process)
     drawings: Offload | None = None  # the Explorer's drawings, likewise, in a child of their own
+    pages_busy: Gauge | None = None  # requests being answered, for the background processes to step aside
 
     def validate(self, path: str | Path, split: str) -> Report:
         """The Submit tab's check of an uploaded file: in a checking process when there is one."""
@@ -99,7 +101,8 @@ class Services:
         scratch = Path(tempfile.mkdtemp(prefix=f"{SCRATCH_PREFIX}{os.getpid()}-"))
         folder = examples or scratch / "examples"
         board = BoardCache(lambda: service.published_table() or service.public_table(), scratch)
-        checks = Offload(settings)
+        pages_busy = Gauge(scratch / "pages_busy")
+        checks = Offload(settings, pages_busy=pages_busy)
         service.intake.checker = checks.checked  # a submission's own check too, off the pages' interpreter
         return cls(
             service,
@@ -110,7 +113,8 @@ class Services:
             scratch,
             board,
             checks=checks,
-            drawings=Offload(settings),
+            drawings=Offload(settings, pages_busy=pages_busy),
+            pages_busy=pages_busy,
         )
 
 

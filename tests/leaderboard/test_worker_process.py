@@ -22,6 +22,7 @@ import leaderboard.worker_process as worker_process
 from leaderboard import audit
 from leaderboard.config import Settings
 from leaderboard.cpu_priority import is_background, threads_in_front
+from leaderboard.pages_first import PAGES_BUSY_ENV, Gauge
 from leaderboard.queue import process_exists
 from leaderboard.records import FINISHED, PENDING, RUNNING
 from leaderboard.service import Leaderboard
@@ -149,3 +150,15 @@ def test_the_worker_process_dies_with_the_app_even_when_the_app_is_sigkilled(chi
     finally:
         if app.poll() is None:
             app.kill()
+
+
+def test_scoring_steps_aside_for_the_pages_yet_finishes_however_busy_they_are(
+    service, files, supervised, tmp_path, capfd
+):
+    gauge = Gauge(tmp_path / "pages_busy")
+    gauge.enter()  # the pages never stop answering (a flood, or a request held open)
+    worker = supervised(**{PAGES_BUSY_ENV: str(gauge.path)})
+    first = submit(service, files["test-noisy"]).submission_id
+    worker.drain()
+    wait(lambda: service.status(first).status == FINISHED, 120, f"{first} FINISHED while the pages were busy")
+    assert "steps aside for the pages" in capfd.readouterr().err

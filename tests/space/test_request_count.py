@@ -1,0 +1,129 @@
+"""The app counts what it is answering (space/request_count.py) so that background work can step aside."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import PlainTextResponse, StreamingResponse
+from starlette.routing import Route
+from starlette.testclient import TestClient
+
+from app import build_demo, build_desk
+from leaderboard import Settings
+from leaderboard.pages_first import Gauge
+from space.request_count import CountRequests, count_events
+from space.server import launch
+from space.services import Services
+from space.settings import SpaceSettings
+from tests.space.test_sessions import _free_port, visit
+
+
+class Recording(Gauge):
+    """A gauge that remembers each count it took."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(path)
+        self.counts: list[int] = []
+
+    def _add(self, step: int) -> None:
+        super()._add(step)
+        self.counts.append(self.count)
+
+
+@pytest.fixture
+def gauge(tmp_path) -> Recording:
+    return Recording(tmp_path / "pages_busy")
+
+
+def test_a_request_counts_until_answered_and_a_stream_only_until_it_starts(gauge):
+    seen: dict[str, int] = {}
+
+    async def work(request: Request) -> PlainTextResponse:
+        seen["work"] = gauge.count
+        return PlainTextResponse("done")
+
+    async def stream(request: Request) -> StreamingResponse:
+        async def events():
+            yield "data: first\n\n"
+            seen["streaming"] = gauge.count  # the answer has started: the stream only waits now
+            yield "data: second\n\n"
+
+        return StreamingResponse(events(), media_type="text/event-stream")
+
+    async def broken(request: Request) -> PlainTextResponse:
+        raise RuntimeError("a handler that fails")
+
+    app = Starlette(routes=[Route("/work", work), Route("/stream", stream), Route("/broken", broken)])
+    with TestClient(CountRequests(app, gauge), raise_server_exceptions=False) as client:
+        assert client.get("/work").text == "done"
+        assert "second" in client.get("/stream").text
+        assert client.get("/broken").status_code == 500
+    assert seen == {"work": 1, "streaming": 0}
+    assert gauge.count == 0  # nothing left counted, the failure included
+
+
+def test_an_event_counts_while_the_queue_processes_it(gauge):
+    class Queue:
+        async def process_events(self, events: list, batch: bool) -> str:
+            return f"{len(events)} processed at count {gauge.count}"
+
+    queue = Queue()
+    count_events(queue, gauge)
+    assert asyncio.run(queue.process_events([1, 2], False)) == "2 processed at count 1"
+    assert gauge.count == 0
+
+
+def test_a_page_event_waiting_for_a_check_leaves_the_count_meanwhile(gauge, settings, files):
+    from space.offload import Offload
+
+    checks = Offload(settings, pages_busy=gauge)
+    try:
+        gauge.enter()  # the Submit tab's event, which asks for the check
+        checks.validate(files["validation-noisy"], "validation")
+    finally:
+        checks.close()
+    assert gauge.counts == [1, 0, 1]  # out while the child checked, back for the rest of the event
+
+
+@pytest.fixture
+def served(tmp_path, demo_dataset, demo_public, key_cache) -> Iterator[tuple[str, Services]]:
+    env = {"LEADERBOARD_HOME": str(tmp_path / "home"), "ANSWER_KEY_DATASET": str(demo_dataset),
+           "PUBLIC_DATASET": str(demo_public)}  # fmt: skip
+    settings = dataclasses.replace(Settings.from_env(env), answer_key_cache=key_cache)
+    space = SpaceSettings(server_port=_free_port())
+    services = Services.create(settings, space)
+    demo, desk = build_demo(settings, services), build_desk(services)
+    launch(demo, settings, space, services, desk=desk, prevent_thread_lock=True, quiet=True)
+    try:
+        yield f"http://127.0.0.1:{space.server_port}", services
+    finally:
+        demo.close()
+        for pool in (services.checks, services.drawings):
+            if pool is not None:
+                pool.close()
+
+
+def test_the_app_counts_a_visits_page_and_events_and_ends_at_zero(served):
+    url, services = served
+    gauge = services.pages_busy
+    assert gauge is not None
+    during: list[int] = []
+    table = services.board.table
+
+    def counted_table(view):  # the board's handler, as the page's load event calls it
+        during.append(gauge.count)
+        return table(view)
+
+    services.board.table = counted_table  # type: ignore[method-assign]
+    with httpx.Client(base_url=url, timeout=60) as client:
+        visit(client)
+        visit(client)
+    assert during and min(during) >= 1  # the event being answered is counted
+    assert gauge.count == 0  # every request and event left the count again

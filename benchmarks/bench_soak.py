@@ -9,7 +9,7 @@ to 3.6 s over three minutes, because Gradio kept every visit's copy of the page 
 now bounds it by ``MAX_VISITS`` and drops closed visits). Starts the real app (``python app.py``,
 as ``bench_app.App`` does) on a fresh ``LEADERBOARD_HOME`` and runs ``load_test``'s viewers (``GET /``,
 then the board's load events in a fresh session, then ``--think-s``), and samples the RSS of the
-app and of its scoring process every ``--sample-s``.
+app and of its children (the scoring process, the checking and drawing processes) every ``--sample-s``.
 
 Prints page p50/p95 of the first and of the last ``--window-min`` minutes (target: last p95 <= 1.1x
 the first), p95 per minute, the RSS over time (target: flat), and the machine's load: the figures
@@ -85,7 +85,7 @@ def report(result: Result, memory: list[tuple[float, float, float]], args: argpa
     minutes = [[s for t, s in pages if m * 60 <= t < (m + 1) * 60] for m in range(int(args.minutes))]
     print("  p95 per minute (s): " + " ".join(f"{percentiles(one)[1]:.2f}" for one in minutes))
     if memory:
-        print("RSS over time (MB): minute  app  scoring-process")
+        print("RSS over time (MB): minute  app  children (scoring, checks, drawings)")
         step = max(1, round(60 / args.sample_s))
         for t, app, kids in memory[::step]:
             print(f"  {t / 60:6.1f}  {app:7.0f}  {kids:7.0f}")

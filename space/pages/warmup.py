@@ -63,7 +63,10 @@ class Warmup:
         finally:
             self.ready.set()
         if then is not None and self.error is None:
-            then()
+            try:
+                then()
+            except Exception:  # the pages work without it (a child starts at its first task instead)
+                log.exception("what follows the public datasets' preparation failed")
 
     def wait(self, timeout: float = 120.0) -> None:
         """Return once the data is ready; ``InvalidAction`` (a message for people) when it is not."""

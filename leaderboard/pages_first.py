@@ -18,7 +18,7 @@ process (a file check, a drawing) steps out of the count while it waits (``Gauge
 
     gauge = Gauge(folder / "pages_busy")          # the app; its path goes to children in PAGES_BUSY_FILE
     gauge.enter(); ...; gauge.leave()             # around each request and event
-    step_aside = StepAside.from_env()             # a background process (None without the variable)
+    step_aside = StepAside.named(path)            # a background process (None without a gauge)
     waited_s = step_aside()                       # between two units of work
 """
 
@@ -27,11 +27,10 @@ from __future__ import annotations
 import contextlib
 import logging
 import mmap
-import os
 import struct
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 log = logging.getLogger(__name__)
@@ -99,9 +98,8 @@ class StepAside:
         self.waited_s = 0.0  # in all
 
     @classmethod
-    def from_env(cls, environ: Mapping[str, str] = os.environ) -> StepAside | None:
-        """The app's gauge named in ``PAGES_BUSY_FILE``; None when there is none (a CLI, a test)."""
-        path = environ.get(PAGES_BUSY_ENV)
+    def named(cls, path: str | None) -> StepAside | None:
+        """The app's gauge at ``path`` (what ``PAGES_BUSY_FILE`` says); None without one (a CLI, a test)."""
         if not path:
             return None
         try:

@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from leaderboard.cpu_priority import yield_to_pages
-from leaderboard.pages_first import StepAside
+from leaderboard.pages_first import PAGES_BUSY_ENV, StepAside
 
 log = logging.getLogger("leaderboard.worker_process")  # the same name when run as __main__
 
@@ -284,7 +284,7 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         service = Leaderboard(Settings.from_env(os.environ))
-        step_aside = StepAside.from_env()
+        step_aside = StepAside.named(os.environ.get(PAGES_BUSY_ENV))
         if step_aside is not None:  # between two rows, scoring waits while the app answers requests
             service.worker.step_aside = step_aside
         pages = "steps aside for the pages" if step_aside else "no pages' gauge"

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from leaderboard.pages_first import MAX_CREDIT_S, PAGES_BUSY_ENV, RATIO, Gauge, StepAside
+from leaderboard.pages_first import MAX_CREDIT_S, RATIO, Gauge, StepAside
 from leaderboard.worker import OverBudget, _Budget
 
 
@@ -120,9 +120,9 @@ def test_away_leaves_the_count_while_waiting_and_comes_back(gauge):
     assert gauge.count == 1
 
 
-def test_without_the_variable_or_the_file_nothing_steps_aside(tmp_path):
-    assert StepAside.from_env({}) is None
-    assert StepAside.from_env({PAGES_BUSY_ENV: str(tmp_path / "missing")}) is None
+def test_without_a_gauge_or_its_file_nothing_steps_aside(tmp_path):
+    assert StepAside.named(None) is None and StepAside.named("") is None
+    assert StepAside.named(str(tmp_path / "missing")) is None
 
 
 def test_time_left_to_the_pages_does_not_count_against_a_files_budget():

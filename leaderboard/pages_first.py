@@ -95,7 +95,6 @@ class StepAside:
         self._clock, self._sleep = clock, sleep
         self._since = clock()  # when the work since the last call began
         self._credit = 0.0
-        self.waited_s = 0.0  # in all
 
     @classmethod
     def named(cls, path: str | None) -> StepAside | None:
@@ -121,5 +120,4 @@ class StepAside:
             self._credit -= later - now
             now = later
         self._since = now
-        self.waited_s += now - start
         return now - start

@@ -21,6 +21,12 @@ Two ASGI middlewares share one ``Guard``:
 
 A refusal carries no ``Access-Control-*`` header: a foreign Origin never gets a CORS answer.
 
+What passes has its address headers cleaned first (``Guard.clean_headers``): Gradio builds the page's
+root address, where the page then loads code from, out of ``X-Gradio-Server`` and ``X-Forwarded-Host``,
+which any caller can write. ``X-Gradio-Server`` is dropped, and ``X-Forwarded-Host`` is kept only when it
+names one of the app's own hosts, so no request can choose where a page (or a cached copy of it) loads
+its scripts from.
+
 ``Keeper`` sits inside the session middleware, where the signed cookie is decoded:
 
 1. a session is worth something only while the server-side ``SessionBook`` knows its id; signing
@@ -55,6 +61,7 @@ from leaderboard.pages_first import Gauge
 from space.limits import RateLimit, SessionBook
 from space.page_cache import PageCache
 from space.request_count import CountRequests
+from space.security_headers import SecurityHeaders, policy_for
 from space.settings import SpaceSettings
 
 log = logging.getLogger(__name__)
@@ -70,6 +77,9 @@ SIGN_OUT_GETS = ("/logout",)
 SCRIPT_SUBMIT = "/script-api/submit"  # the one route a script calls with its own token (space/script_api.py)
 SESSION_HOURS = 8  # the longest a session lasts when its sign-in names no expiry (a Space's is 480 minutes)
 MULTIPART_SLACK = 64 * 1024  # the multipart envelope around one file: boundaries, headers, its name
+# Request headers from which Gradio takes the page's root address (``route_utils.get_request_origin``).
+DROPPED_HEADERS = frozenset({b"x-gradio-server"})
+FORWARDED_HOST = b"x-forwarded-host"
 DESK_PATH = "/maintainers"  # where the maintainers' desk, a Gradio app of its own, is mounted (space/server.py)
 
 
@@ -79,6 +89,8 @@ class Guard:
     def __init__(self, space: SpaceSettings, max_file_bytes: int) -> None:
         self.space = space
         self.hosts = None if space.on_space else local_hosts(space)
+        own = space.space_hosts if space.on_space else local_hosts(space)
+        self.own_hosts = frozenset(h.lower() for h in own)
         self.origins = allowed_origins(space)
         self.sessions = SessionBook(space.max_sessions)
         self.uploads = RateLimit(space.uploads_per_minute, 60)
@@ -118,6 +130,20 @@ class Guard:
         if path in SIGN_OUT_GETS and headers.get("sec-fetch-site") in ("cross-site", "same-site"):
             return "Signing out from another site is refused."
         return None
+
+    def clean_headers(self, raw: list[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
+        """``raw`` without the headers by which a caller could choose the page's root address."""
+        kept = []
+        for name, value in raw:
+            name = name.lower()
+            if name in DROPPED_HEADERS:
+                continue
+            if name == FORWARDED_HOST:
+                first = value.decode("latin-1").split(",")[0].strip().lower()
+                if first not in self.own_hosts:
+                    continue
+            kept.append((name, value))
+        return kept
 
     # --- who (Keeper) ---
     def admit(self, session: MutableMapping[str, Any] | None) -> tuple[str | None, str | None]:
@@ -203,6 +229,7 @@ class Door:
                     return
                 await PlainTextResponse(why, status_code=403)(scope, receive, send)
                 return
+            scope = {**scope, "headers": self.guard.clean_headers(list(scope.get("headers", [])))}
         await self.app(scope, receive, send)
 
 
@@ -249,7 +276,8 @@ def app_kwargs(guard: Guard, base: dict[str, list], pages_busy: Gauge | None = N
     @contextlib.asynccontextmanager
     async def door_in_front(app: Any) -> AsyncIterator[None]:
         stack = app.middleware_stack or app.build_middleware_stack()
-        app.middleware_stack = Door(stack if pages_busy is None else CountRequests(stack, pages_busy), guard)
+        door = Door(stack if pages_busy is None else CountRequests(stack, pages_busy), guard)
+        app.middleware_stack = SecurityHeaders(door, policy_for(guard.space))
         yield
 
     return {

@@ -82,3 +82,32 @@ def test_a_rate_limit_keeps_its_window_sum_as_calls_come_and_go():
     window = calls._spent["viewer"]
     assert calls.take("viewer", 300) is None
     assert window.total == sum(units for _, units in window.times) == 699 + 300
+
+
+def test_no_caller_chooses_the_root_address_gradio_builds_the_page_from():
+    """Issue 25, finding 1: ``X-Gradio-Server`` always goes; ``X-Forwarded-Host`` stays only if it is ours."""
+    local = Guard(SpaceSettings(server_port=7860), 1024)
+    raw = [(b"host", b"127.0.0.1:7860"), (b"X-Gradio-Server", b"https://evil.example"), (b"accept", b"*/*")]
+    assert local.clean_headers(raw) == [(b"host", b"127.0.0.1:7860"), (b"accept", b"*/*")]
+    assert local.clean_headers([(b"x-forwarded-host", b"evil.example")]) == []
+    assert local.clean_headers([(b"x-forwarded-host", b"localhost:7860")]) == [(b"x-forwarded-host", b"localhost:7860")]
+    space = Guard(SpaceSettings(space_id="o/s", space_hosts=("o-s.hf.space",)), 1024)
+    # A proxy appends; Gradio reads the first value, which is the caller's: refused unless it is the Space's.
+    assert space.clean_headers([(b"x-forwarded-host", b"evil.example, o-s.hf.space")]) == []
+    assert space.clean_headers([(b"x-forwarded-host", b"O-S.hf.space")]) == [(b"x-forwarded-host", b"O-S.hf.space")]
+
+
+def test_every_answer_limits_scripts_to_the_apps_own_origin():
+    from space.security_headers import SecurityHeaders, policy_for
+
+    inner = FastAPI()
+    inner.get("/")(lambda: {"ok": True})
+    cases = [(SpaceSettings(), "frame-ancestors 'self'")]
+    cases.append((SpaceSettings(space_id="o/s"), "frame-ancestors 'self' https://huggingface.co"))
+    for space, frames in cases:
+        client = TestClient(SecurityHeaders(inner, policy_for(space)))
+        answer = client.get("/")
+        policy = answer.headers["content-security-policy"]
+        assert "default-src 'self'" in policy and "script-src 'self' " in policy and frames in policy
+        assert "http" not in policy.split("script-src")[1].split(";")[0]  # no other origin may serve scripts
+        assert answer.headers["x-content-type-options"] == "nosniff"

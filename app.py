@@ -1,5 +1,6 @@
-"""The NaviTrace leaderboard Space: wiring only (tabs in ``space/tabs``, pages in ``space/pages``, the service in
-``leaderboard/``, the metric in ``scoring/``).
+"""The NaviTrace leaderboard Space: wiring only (the site in ``space/server.py``, the public pages in
+``space/public``, the signed-in Gradio tabs in ``space/tabs``, the service in ``leaderboard/``, the metric in
+``scoring/``).
 
     python app.py        # serves on GRADIO_SERVER_PORT (default 7860), GRADIO_SERVER_NAME (default 127.0.0.1)
 
@@ -21,53 +22,41 @@ from leaderboard import Settings
 from leaderboard.pages_first import PAGES_BUSY_ENV
 from leaderboard.scheduler import start_hub_jobs, start_worker
 from leaderboard.worker_process import WorkerProcess
-from space import long_lived, tabs
+from space import gradio_internals, long_lived, tabs
 from space.pages import about
-from space.server import DESK_PATH, launch
+from space.server import build_app, serve
 from space.services import Services
 from space.settings import SpaceSettings
-from space.tabs import entry as entry_tab
 
 log = logging.getLogger("app")
 
-
-# The trailing slash: "/maintainers" answers with a redirect whose absolute address, behind a TLS proxy, says http.
-DESK_LINK = f'<p class="nt-small" id="desk-link"><a href=".{DESK_PATH}/">Maintainers\' desk →</a></p>'
+WORKSPACE_TABS = {"submit": "Submit", "mine": "My submissions", "explorer": "Explorer"}  # ?tab= -> the tab
 
 
-def build_demo(settings: Settings, services: Services) -> gr.Blocks:
-    """The page: header with sign-in, then one tab per task. ``settings`` are the service's settings.
-
-    The maintainers' desk is a page of its own (``build_desk``, at ``DESK_PATH``); maintainers get a link to it.
-    """
+def build_workspace(services: Services) -> gr.Blocks:
+    """The signed-in work, one Gradio page at ``/submit`` (``?tab=mine``, ``?tab=explorer`` open those tabs);
+    the header is the one every page shares, filled in for the caller on load."""
     auth = services.auth
-    with gr.Blocks(title=about.TITLE, analytics_enabled=False, delete_cache=(1800, 3600)) as demo:
-        with gr.Row(equal_height=True, elem_id="nt-header"):
-            with gr.Column(scale=3):
-                gr.Markdown(f"# {about.TITLE}\n{about.INTRO}")
-            with gr.Column(scale=2, min_width=320):
-                identity = gr.HTML(auth.bar_html(None), elem_id="identity-bar")
-                if not auth.local:
-                    gr.LoginButton(elem_id="login-button")
+    with gr.Blocks(title=f"{about.TITLE}: submit", analytics_enabled=False, delete_cache=(1800, 3600)) as demo:
+        header = gr.HTML(auth.header(None, "submit"), elem_id="identity-bar", padding=False)
         # "wrap": every tab in sight on a phone, none behind "⋯".
         with gr.Tabs(elem_id="tabs", overflow_behavior="wrap") as tab_set:
-            tabs.leaderboard.build(services, demo)
             tabs.submit.build(services, demo)
             tabs.my_submissions.build(services, demo)
             tabs.explorer.build(services, demo)
-            entry_tab.build(services, demo, tab_set)  # the Entry (/?entry=id) and Compare (/?compare=a,b) tabs
-            tabs.about.build(services, demo)
 
-        def who(profile: gr.OAuthProfile | None):
-            return auth.bar_html(profile) + (DESK_LINK if auth.is_maintainer(profile) else "")
+        def opened(profile: gr.OAuthProfile | None, request: gr.Request):
+            wanted = str(request.query_params.get("tab") or "submit") if request else "submit"
+            wanted = wanted if wanted in WORKSPACE_TABS else "submit"
+            return auth.header(profile, wanted), gr.Tabs(selected=WORKSPACE_TABS[wanted])
 
         quiet = {"show_progress": "hidden", "api_visibility": "undocumented", "concurrency_limit": None}  # a read
-        demo.load(who, None, [identity], **quiet)
+        demo.load(opened, None, [header, tab_set], **quiet)
     return demo
 
 
 def build_desk(services: Services) -> gr.Blocks:
-    """The maintainers' desk, served at ``DESK_PATH`` beside the page."""
+    """The maintainers' desk, a Gradio page of its own at ``/maintainers``."""
     return tabs.maintainers.build(services)
 
 
@@ -82,8 +71,10 @@ def main(environ: dict[str, str] | None = None) -> None:
     space = SpaceSettings.from_env(environ)
     settings = Settings.from_env(environ)
     long_lived.enable()  # this process is the app: what lives at start-up is frozen (space/long_lived.py)
+    for name, value in gradio_internals.QUIET_ANALYTICS.items():  # read by Gradio's queue when a Blocks is made
+        os.environ.setdefault(name, value)
     services = Services.create(settings, space)
-    demo, desk = build_demo(settings, services), build_desk(services)
+    site = build_app(settings, space, services, build_workspace(services), build_desk(services))
     services.warmup.start(then=services.start_children)  # then the checking and drawing processes
     if services.pages_busy is not None:  # scoring steps aside while the pages answer (leaderboard/pages_first.py)
         environ[PAGES_BUSY_ENV] = str(services.pages_busy.path)
@@ -92,11 +83,13 @@ def main(environ: dict[str, str] | None = None) -> None:
     scheduler = start_worker(worker, settings.score_interval_s)  # a round every interval; a submit wakes it at once
     services.wakeup.attach(scheduler)
     start_hub_jobs(scheduler, services.leaderboard)  # eval-results pull requests, the Hub's leaderboard (HUB_*)
-    signal.signal(signal.SIGTERM, _stop)  # `docker stop`, a Space restart: close the server, the scheduler, the worker
+    # SIGTERM (`docker stop`, a Space restart) before the server runs stops the start-up; while it runs, uvicorn's
+    # own handlers close it, and hand the signal back to this one once closed.
+    signal.signal(signal.SIGTERM, _stop)
     log.info("serving on http://%s:%d (%s)", space.server_name, space.server_port, _mode(space))
     try:
-        launch(demo, settings, space, services, desk=desk)  # services: the scripted submission route too
-    except KeyboardInterrupt:  # SIGTERM or Ctrl-C at any moment, even before launch() blocks: a clean stop
+        serve(site, space)
+    except KeyboardInterrupt:
         pass
     finally:
         scheduler.shutdown(wait=False)
@@ -106,7 +99,7 @@ def main(environ: dict[str, str] | None = None) -> None:
 
 
 def _stop(signum: int, frame: object) -> None:
-    raise KeyboardInterrupt  # gradio's launch() closes the server on it
+    raise KeyboardInterrupt
 
 
 def _mode(space: SpaceSettings) -> str:

@@ -20,12 +20,13 @@ from leaderboard.disclosure_counts import Tries, tries
 from leaderboard.flags import Flag, read_flags
 from leaderboard.hub_eval import pr_urls
 from leaderboard.hub_eval_board import hub_rows
+from leaderboard.metadata import look_alike_key
 from leaderboard.records import FAILED, SPLITS, Reported, Split
 from leaderboard.registry import Entry, Registry
 from leaderboard.release import is_released
 from leaderboard.results import read_summary
 from leaderboard.storage import Storage
-from leaderboard.uncertainty_table import CI_COLUMNS, TotalsCache
+from leaderboard.uncertainty_table import CI_COLUMNS, SIGNIFICANCE_COLUMN, TotalsCache
 from scoring.summary import SUMMARY_FIELDS, Summary
 
 log = logging.getLogger(__name__)
@@ -57,6 +58,10 @@ COLUMNS = (
     "flag",
     "declarations",
     "hub_pr_url",  # the eval-results pull request opened on the model's Hub repo (leaderboard/hub_eval.py)
+    # Issues 22 and 27: one submitter's entries of one model (the board's "best entry per model"), and the
+    # rows significantly better than this one (leaderboard/uncertainty_table.py), whence every rank range.
+    "model_group",
+    SIGNIFICANCE_COLUMN,
 )
 
 
@@ -115,6 +120,22 @@ def submission_row(
     )
 
 
+def model_groups(entries: list[Entry]) -> dict[str, str]:
+    """Each entry's ``model_group``: the id of the oldest entry its submitter made of the same model on the same
+    split (names compared by ``look_alike_key``, as ``submissions_model`` counts them). Opaque on purpose: the
+    table says which public entries one account published under one model name, and nothing about the account.
+
+    ``entries``: the published ones only, oldest first (``Registry.entries``), so a group is always named by
+    a public id, never by a private entry's.
+    """
+    first: dict[tuple[str, str, str], str] = {}
+    out = {}
+    for entry in entries:
+        key = (entry.user.casefold(), str(entry.request.split), look_alike_key(entry.metadata.model))
+        out[entry.submission_id] = first.setdefault(key, entry.submission_id)
+    return out
+
+
 def public_rows(registry: Registry, totals: TotalsCache | None = None) -> list[dict[str, object]]:
     """The public table, best score first within each split (test first), with the uncertainty
     columns computed from the submissions' per-row scores (``totals`` keeps them between rebuilds)."""
@@ -123,6 +144,7 @@ def public_rows(registry: Registry, totals: TotalsCache | None = None) -> list[d
     pull_requests = pr_urls(registry.store)
     entries = registry.entries()
     counts, flags = tries(entries), read_flags(registry.store)
+    published: list[Entry] = []
     for entry in entries:
         if not entry.public or entry.job.status == FAILED:
             continue
@@ -132,11 +154,15 @@ def public_rows(registry: Registry, totals: TotalsCache | None = None) -> list[d
         if summary is not None:
             row = submission_row(entry, summary, counts[entry.submission_id], flags.get(entry.submission_id))
             rows.append(row | {"hub_pr_url": pull_requests.get(entry.submission_id)})
+            published.append(entry)
             version = (entry.job.generation, entry.job.finished_at, summary)  # a rescore makes a new one
             found = totals.get(entry.submission_id, version)
             if found is not None:
                 scene_totals[entry.submission_id] = found
     totals.forget_except(set(scene_totals))
+    groups = model_groups(published)
+    for row in rows:
+        row["model_group"] = groups[str(row["submission_id"])]
     rows += [reported_row(r) for r in registry.reported()]
     rows += [_row(**values) for values in hub_rows(registry.store)]  # the scheduler's copy: no Hub call here
     splits = {Split.TEST.value} | {str(r["split"]) for r in rows}
@@ -212,6 +238,23 @@ service; do not edit by hand (the next update rewrites it).
   paired resamples, among the split's entries with per-row scores and the reported rows.
   These three are empty (null) for reported and baseline rows, which have no per-row scores, and
   for any figure withheld because too few valid rows stand behind it.
+- `significantly_better`: the `submission_id`s of the split's rows significantly better than this one:
+  a higher score, and higher in more than 95% of the same paired resamples (one-sided 95%). Filled for
+  entries with a `score_ci` and for reported rows (compared as fixed figures; two reported rows are never
+  compared); empty (null) otherwise, and no row lists an entry whose score is withheld.
+  The board's ranks are counted from `score` and this list, over the entries a view ranks: the split's
+  submission and reported rows, flagged entries left out unless the reader shows them (Hub-reported
+  rows and the baseline are never ranked). `rank` = 1 + the ranked rows with a higher score (ties share
+  it); rank range = from 1 + the ranked rows significantly better (the upper-bound rank, as LMArena's
+  "Rank (UB)": entries sharing it are statistically tied) to the number of ranked rows minus those
+  significantly worse, so the range always contains the rank. One rank per entry wherever no view is
+  chosen (entry page, CSV, JSON): among the unflagged entries (a flagged entry: where its score places
+  it among them). Best entry per model and the search only hide rows; ranks stay. The range is shown for
+  entries with per-row scores only. `rank_range` above (quantiles of the rank over the resamples, among
+  every entry, flagged ones too) is kept for readers of this table; the board no longer shows it.
+- `model_group`: the `submission_id` of the oldest public entry the same submitter made of the same model
+  (names compared as for `submissions_model`) on the same split: "best entry per model" keeps the best of
+  each group, so two people's entries of one model both show. Says nothing about the submitter.
 - `hub_pr_url`: the pull request that proposed the entry's result to its model repo on the Hub.
 
 - `submissions_model`, `submissions_total`: how many test-split submissions the entry's submitter

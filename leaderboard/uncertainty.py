@@ -15,6 +15,9 @@ product for every entry and every resample, no Python loop over resamples.
 
 The interval is the percentile interval (2.5% and 97.5% quantiles of the resampled statistic);
 the rank range the same quantiles of the entry's rank (1 = best, ties share the better rank).
+``significantly_better`` is the paired one-sided 95% test between entries on the same resamples:
+the board's rank ranges and upper-bound ranks are counted from it (``space/pages/board_ranks.py``),
+as LMArena's "Rank (UB)" is, so that they contain the rank in any view.
 Pure numpy: no storage here (``uncertainty_table`` reads the private store).
 """
 
@@ -32,6 +35,7 @@ RESAMPLES = 1000
 SEED = 20251030  # fixed: the same store gives the same intervals on every rebuild
 LEVEL = 0.95
 QUANTILES = ((1 - LEVEL) / 2, 1 - (1 - LEVEL) / 2)
+ONE_SIDED = 0.95  # "significantly better": above in more than this share of the paired resamples
 DECIMALS = 6  # intervals are stored rounded: float noise in the last bits would read as width
 
 Interval = list[float]  # [low, high]
@@ -122,6 +126,10 @@ class Resampled:
         j = self._where.get((entry, group))
         return None if j is None else self.values[:, j]
 
+    def overall(self, entries: Sequence[str]) -> NDArray[np.float64]:
+        """``(resamples, len(entries))``: the entries' overall statistics; KeyError names an entry without one."""
+        return self.values[:, [self._where[(e, OVERALL)] for e in entries]]
+
     @cached_property
     def intervals(self) -> dict[tuple[str, GroupKey], Interval | None]:
         """Every column's percentile interval, computed together (one quantile call, not one a column)."""
@@ -207,12 +215,47 @@ def rank_ranges(resampled: Resampled, entries: Sequence[str], fixed: Sequence[fl
     rows with a fixed score (``fixed``: reported figures, which have no per-row scores)."""
     if not entries:
         return {}
-    overall = resampled.values[:, [resampled.columns.index((e, OVERALL)) for e in entries]]
+    overall = resampled.overall(entries)
     constant = np.broadcast_to(np.asarray(fixed, dtype=np.float64), (overall.shape[0], len(fixed)))
     ranked = ranks(np.hstack([overall, constant]))[:, : len(entries)]
     low = np.quantile(ranked, QUANTILES[0], axis=0, method="lower")
     high = np.quantile(ranked, QUANTILES[1], axis=0, method="higher")
     return {e: [int(lo), int(hi)] for e, lo, hi in zip(entries, low, high)}
+
+
+def significantly_better(
+    resampled: Resampled, points: Mapping[str, float], fixed: Mapping[str, float] | None = None
+) -> dict[str, list[str]]:
+    """For each entry and each fixed row, the ids of the rows significantly better than it.
+
+    ``points``: the entries' point scores (each has an overall column in ``resampled``); ``fixed``: rows
+    with a fixed score and no per-row scores (reported figures). ``b`` is significantly better than ``a``
+    when its point score is higher *and* it scores above ``a`` in more than ``ONE_SIDED`` (95%) of the
+    paired resamples: the one-sided 95% percentile-bootstrap test of ``b - a > 0``, on the same
+    resamples as the intervals. A fixed row is compared as a constant; two fixed rows never (nothing to
+    test). Identical entries are never significantly apart. Requiring the higher point score too makes
+    the relation a part of the point order, so a rank range built on it contains the rank.
+
+    >>> r = Resampled([("a", OVERALL), ("b", OVERALL), ("c", OVERALL)], np.array([[5.0, 1.0, 1.0]] * 20))
+    >>> significantly_better(r, {"a": 5.0, "b": 1.0, "c": 1.0}, {"paper": 3.0})
+    {'a': [], 'b': ['a', 'paper'], 'c': ['a', 'paper'], 'paper': ['a']}
+    """
+    fixed = dict(fixed or {})
+    ids = list(points)
+    values = resampled.overall(ids)
+    draws = values.shape[0]
+    point = np.array([points[e] for e in ids], dtype=np.float64)
+    need = ONE_SIDED * draws  # NaN (a resample without the group) compares False: never counted as a win
+    out: dict[str, list[str]] = {}
+    for i, entry in enumerate(ids):
+        wins = ((values > values[:, [i]]).sum(axis=0) > need) & (point > point[i])
+        better = [ids[j] for j in np.flatnonzero(wins)]
+        better += [f for f, c in fixed.items() if c > point[i] and (c > values[:, i]).sum() > need]
+        out[entry] = better
+    for name, score in fixed.items():
+        wins = ((values > score).sum(axis=0) > need) & (point > score)
+        out[name] = [ids[j] for j in np.flatnonzero(wins)]
+    return out
 
 
 def difference(resampled: Resampled, a: str, b: str, group: GroupKey = OVERALL) -> Interval | None:

@@ -1,10 +1,17 @@
-"""The uncertainty columns of the public table: ``score_ci``, ``per_embodiment_ci``, ``rank_range``.
+"""The uncertainty columns of the public table: ``score_ci``, ``per_embodiment_ci``, ``rank_range``,
+``significantly_better``.
 
 Computed when the table is rebuilt (``table.Publisher``), never on a page request; a rescore
 rewrites the per-row scores and so the next rebuild recomputes them. Each submission's per-row
 scores are read from the private store once per version of its result (``TotalsCache``); only the
 intervals reach the table. A figure the summary withholds (``disclosure``: fewer than k valid rows)
 gets no interval, and reported and baseline rows, which have no per-row scores, get ``None``.
+
+``significantly_better`` lists, for every entry with an interval and every reported row, the ids of
+the split's rows significantly better than it (``uncertainty.significantly_better``: one-sided 95% on
+the same paired resamples); an entry without an interval (a withheld score, no per-row scores) is in
+no list and gets ``None``, so nothing is said about a figure the summary withholds. The board counts
+ranks and rank ranges from it over whichever entries a view ranks (``space/pages/board_ranks.py``).
 """
 
 from __future__ import annotations
@@ -14,11 +21,20 @@ from collections.abc import Mapping
 
 from leaderboard.results import read_rows
 from leaderboard.storage import Storage
-from leaderboard.uncertainty import OVERALL, Resampled, SceneTotals, rank_ranges, resample, scene_totals
+from leaderboard.uncertainty import (
+    OVERALL,
+    Resampled,
+    SceneTotals,
+    rank_ranges,
+    resample,
+    scene_totals,
+    significantly_better,
+)
 
 log = logging.getLogger(__name__)
 
 CI_COLUMNS = ("score_ci", "per_embodiment_ci", "rank_range")
+SIGNIFICANCE_COLUMN = "significantly_better"
 Row = dict[str, object]
 
 
@@ -58,11 +74,12 @@ class TotalsCache:
 
 
 def with_uncertainty(rows: list[Row], totals: Mapping[str, SceneTotals]) -> list[Row]:
-    """``rows`` (the public table) with the three columns filled per split, from paired resamples.
+    """``rows`` (the public table) with the uncertainty columns filled per split, from paired resamples.
 
     ``totals`` holds the per-scene totals of the submissions that have per-row scores.
     """
-    out = [{**row, "score_ci": None, "per_embodiment_ci": None, "rank_range": None} for row in rows]
+    blank = dict.fromkeys((*CI_COLUMNS, SIGNIFICANCE_COLUMN))
+    out = [{**row, **blank} for row in rows]
     for split in sorted({str(r.get("split")) for r in out}):
         board = [r for r in out if r.get("split") == split]
         _fill_split(board, totals)
@@ -82,10 +99,20 @@ def _fill_split(board: list[Row], totals: Mapping[str, SceneTotals]) -> None:
             _fill_row(row, entry, resampled)
     # Ranked among the entries with per-row scores and an overall figure, and the reported rows at
     # their fixed score; the baseline is the board's reference line and is never ranked there either.
+    by_id: dict[str, Row] = {}
+    for row in board:
+        by_id.setdefault(str(row.get("submission_id")), row)
     ranked = [str(r["submission_id"]) for r in board if r.get("score_ci") is not None]
-    fixed = [float(s) for r in board if r.get("kind") == "reported" and _number(s := r.get("score"))]  # type: ignore[arg-type]
-    for entry, span in rank_ranges(resampled, ranked, fixed).items():
-        next(r for r in board if r.get("submission_id") == entry)["rank_range"] = span
+    reported = {
+        str(r["submission_id"]): float(r["score"])  # type: ignore[arg-type]
+        for r in board
+        if r.get("kind") == "reported" and _number(r.get("score"))
+    }
+    for entry, span in rank_ranges(resampled, ranked, list(reported.values())).items():
+        by_id[entry]["rank_range"] = span
+    points = {entry: float(by_id[entry]["score"]) for entry in ranked}  # type: ignore[arg-type]
+    for entry, better in significantly_better(resampled, points, reported).items():
+        by_id[entry][SIGNIFICANCE_COLUMN] = better
 
 
 def _fill_row(row: Row, entry: str, resampled: Resampled) -> None:

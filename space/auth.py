@@ -19,6 +19,7 @@ from __future__ import annotations
 import logging
 import secrets
 import time
+from collections.abc import Callable
 
 import gradio as gr
 from fastapi import Request
@@ -30,15 +31,17 @@ from starlette.routing import Route
 from leaderboard import Leaderboard, Rejected
 from leaderboard.intake import check_user
 from space.errors import refusal
-from space.guard import SESSION_HOURS
+from space.guard import SESSION_HOURS, user_of
 from space.pages.about import LOCAL_SIGN_IN
 from space.pages.html import esc
+from space.public.shell import Viewer, header_html
 from space.settings import SpaceSettings
 
 log = logging.getLogger(__name__)
 
 SIGN_IN_PATH, SIGN_OUT_PATH = "/local-auth/sign-in", "/local-auth/sign-out"
 LOOPBACK = {"127.0.0.1", "::1", "localhost"}
+MAX_NEXT = 500  # characters of the address a sign-in returns to
 
 
 class Auth:
@@ -74,6 +77,18 @@ class Auth:
             raise refusal(f"{who} not a maintainer: only users listed in MAINTAINERS may moderate.")
         return str(user)
 
+    def viewer(self, user: str | None) -> Viewer:
+        """The shared header's idea of ``user`` (``None``: signed out)."""
+        if not self.local:
+            how = "huggingface"
+        else:
+            how = "local-off" if self.space.local_sign_in == "off" else "local"
+        return Viewer(user=user, maintainer=self.service.is_maintainer(user), sign_in=how)
+
+    def header(self, profile: gr.OAuthProfile | None, active: str) -> str:
+        """The header every page shares, for a Gradio page's caller."""
+        return header_html(self.viewer(self.user(profile)), active)
+
     def bar_html(self, profile: gr.OAuthProfile | None) -> str:
         """The identity line at the top of the page."""
         user = self.user(profile)
@@ -102,10 +117,34 @@ class Auth:
         )
 
 
-def local_sign_in(space: SpaceSettings) -> dict[str, list]:
-    """``app_kwargs`` for ``launch``: the development sign-in routes and the signed session (not on a Space)."""
+def viewer_of(auth: Auth) -> Callable[[Request], Viewer]:
+    """Who a plain page's request comes from, read from the signed session (``space.guard.Keeper`` has already
+    forgotten any sign-in the server no longer knows)."""
+
+    def viewer(request: Request) -> Viewer:
+        session = request.scope.get("session") or {}
+        user = user_of(session.get("oauth_info"))
+        return auth.viewer(user)
+
+    return viewer
+
+
+def back_to(value: object) -> str:
+    """Where to send a browser after signing in or out: a path of this site, never another site.
+
+    >>> back_to("/submit/?tab=mine"), back_to("//evil.example/x"), back_to("https://evil.example"), back_to(None)
+    ('/submit/?tab=mine', '/', '/', '/')
+    """
+    text = str(value or "")
+    if not text.startswith("/") or text.startswith("//") or "\\" in text or len(text) > MAX_NEXT:
+        return "/"
+    return text
+
+
+def sign_in_routes(space: SpaceSettings) -> list[Route]:
+    """The development sign-in's routes (not on a Space, where Gradio's OAuth routes serve instead)."""
     if space.on_space:
-        return {}
+        return []
 
     def refuse(status: int, text: str) -> HTMLResponse:
         body = f'<p>{esc(text)}</p><p><a href="/">Back to the leaderboard</a></p>'
@@ -137,16 +176,17 @@ def local_sign_in(space: SpaceSettings) -> dict[str, list]:
             "expires_at": int(time.time()) + SESSION_HOURS * 3600,
         }
         log.info("local sign-in as %s", user)
-        return RedirectResponse("/", status_code=303)
+        return RedirectResponse(back_to(form.get("next")), status_code=303)
 
     async def sign_out(request: Request):
         request.session.pop("oauth_info", None)
-        return RedirectResponse("/", status_code=303)
+        form = await request.form()
+        return RedirectResponse(back_to(form.get("next")), status_code=303)
 
-    return {
-        "routes": [Route(SIGN_IN_PATH, sign_in, methods=["POST"]), Route(SIGN_OUT_PATH, sign_out, methods=["POST"])],
-        # A fresh secret per start: sessions end with the process, and nobody can forge one.
-        "middleware": [
-            Middleware(SessionMiddleware, secret_key=secrets.token_hex(32), same_site="lax", https_only=False)
-        ],
-    }
+    return [Route(SIGN_IN_PATH, sign_in, methods=["POST"]), Route(SIGN_OUT_PATH, sign_out, methods=["POST"])]
+
+
+def local_session() -> Middleware:
+    """The signed session of the development sign-in: a fresh secret per start, so sessions end with the
+    process and nobody can forge one."""
+    return Middleware(SessionMiddleware, secret_key=secrets.token_hex(32), same_site="lax", https_only=False)

@@ -45,23 +45,17 @@ docs/SPACE.md has the table of every endpoint, who may call it and at what cost.
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import time
-from collections.abc import AsyncIterator, MutableMapping
+from collections.abc import MutableMapping
 from typing import Any
 
 from starlette.datastructures import Headers
-from starlette.middleware import Middleware
 from starlette.requests import cookie_parser
 from starlette.responses import PlainTextResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from leaderboard.pages_first import Gauge
 from space.limits import RateLimit, SessionBook
-from space.page_cache import PageCache
-from space.request_count import CountRequests
-from space.security_headers import SecurityHeaders, policy_for
 from space.settings import SpaceSettings
 
 log = logging.getLogger(__name__)
@@ -80,7 +74,9 @@ MULTIPART_SLACK = 64 * 1024  # the multipart envelope around one file: boundarie
 # Request headers from which Gradio takes the page's root address (``route_utils.get_request_origin``).
 DROPPED_HEADERS = frozenset({b"x-gradio-server"})
 FORWARDED_HOST = b"x-forwarded-host"
-DESK_PATH = "/maintainers"  # where the maintainers' desk, a Gradio app of its own, is mounted (space/server.py)
+WORKSPACE_PATH = "/submit"  # where Submit, My submissions and the Explorer, a Gradio app, are mounted (space/server.py)
+DESK_PATH = "/maintainers"  # where the maintainers' desk, a Gradio app of its own, is mounted
+MOUNTS = (WORKSPACE_PATH, DESK_PATH)
 
 
 class Guard:
@@ -265,29 +261,6 @@ class Keeper:
         await self.app(scope, receive, settled)
 
 
-def app_kwargs(guard: Guard, base: dict[str, list], pages_busy: Gauge | None = None) -> dict[str, Any]:
-    """``launch``'s ``app_kwargs``: ``base`` (routes, the session middleware) plus the keeper and the door.
-
-    Gradio adds its own middlewares (CORS, compression, on a Space its session) in front of the ones
-    given here, so the door is put in front of the whole stack when the app starts. With ``pages_busy``,
-    every request that passes the door is counted there while it is answered (``space.request_count``).
-    """
-
-    @contextlib.asynccontextmanager
-    async def door_in_front(app: Any) -> AsyncIterator[None]:
-        stack = app.middleware_stack or app.build_middleware_stack()
-        door = Door(stack if pages_busy is None else CountRequests(stack, pages_busy), guard)
-        app.middleware_stack = SecurityHeaders(door, policy_for(guard.space))
-        yield
-
-    return {
-        "routes": base.get("routes", []),
-        # The page cache inside the keeper: a cached page still passes the door and the session check.
-        "middleware": [*base.get("middleware", []), Middleware(Keeper, guard=guard), Middleware(PageCache)],
-        "lifespan": door_in_front,
-    }
-
-
 def local_hosts(space: SpaceSettings) -> frozenset[str]:
     """The ``Host`` values the app answers to off a Space: loopback names at its port, its name, ``ALLOWED_HOSTS``."""
     port = space.server_port
@@ -308,9 +281,11 @@ def allowed_origins(space: SpaceSettings) -> frozenset[str]:
 
 
 def gradio_route(path: str) -> str:
-    """The Gradio route a path names, the desk's mount prefix removed: its uploads and events are limited alike."""
-    if path == DESK_PATH or path.startswith(DESK_PATH + "/"):
-        return path[len(DESK_PATH) :] or "/"
+    """The Gradio route a path names, its mount's prefix removed: every mounted page's uploads and events are
+    limited alike."""
+    for mount in MOUNTS:
+        if path == mount or path.startswith(mount + "/"):
+            return path[len(mount) :] or "/"
     return path
 
 

@@ -1,20 +1,16 @@
 """The app's count of what it is answering, for its background processes to step aside (``leaderboard.pages_first``).
 
-Two things count, each from when it begins until it is answered:
-
-- an HTTP request (``CountRequests``, just inside the door): until the last byte of its answer, or until
-  its answer turns out to be an event stream (``text/event-stream``: a visit's heartbeat, Gradio's queue
-  stream, an API call's result stream). A stream only waits; what it waits for is an event, counted below;
-- a Gradio event (``count_events``, on each queue): from when the queue starts processing it until it is
-  done (preprocessing, the handler, postprocessing, the messages sent).
+An HTTP request counts (``CountRequests``, just inside the door) until the last byte of its answer, or until
+its answer turns out to be an event stream (``text/event-stream``: a visit's heartbeat, Gradio's queue stream,
+an API call's result stream): a stream only waits. Readers' pages are plain requests, counted whole; the
+signed-in pages' Gradio events run after their request has been answered and are not counted (their heavy
+work, checks and drawings, runs in children below the pages on the CPU anyway).
 
 A page event that waits for a child process steps out of the count meanwhile (``Offload`` uses
 ``Gauge.away``).
 """
 
 from __future__ import annotations
-
-from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -48,20 +44,6 @@ class CountRequests:
         finally:
             if counted:  # no answer at all (the client went away, an error)
                 self.gauge.leave()
-
-
-def count_events(queue: Any, gauge: Gauge) -> None:
-    """Every event of Gradio's ``queue`` is in ``gauge``'s count while the queue processes it."""
-    processing = queue.process_events
-
-    async def process_events(*args: Any, **kwargs: Any) -> Any:
-        gauge.enter()
-        try:
-            return await processing(*args, **kwargs)
-        finally:
-            gauge.leave()
-
-    queue.process_events = process_events
 
 
 def _streams(message: Message) -> bool:

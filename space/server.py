@@ -1,11 +1,20 @@
-"""Serving the Blocks: the guard, sign-in routes, blocked paths, limits; nothing private is reachable over HTTP.
+"""The site: one ASGI app for the public pages, the sign-in, the scripted API and the signed-in Gradio pages.
 
-Gradio serves files only from its own cache (uploads and what handlers return), from
-``allowed_paths`` (none here) and from static paths (none here). ``LEADERBOARD_HOME`` and the
-answer-key cache are also listed as ``blocked_paths``, so even a handler returning a path in
-there by mistake could not publish it. Gradio's ``/monitoring`` routes are off: by default
-``/monitoring/summary`` tells anyone every endpoint's name and call count. Who may call and from
-where is ``space.guard``'s, in front of every route.
+What everyone reads is plain routes drawn once per results version (``space/public``: the board, entries,
+compare, About, the embed, the JSON API, the CSV): no Gradio front end boots for a reader. What signed-in
+people do stays in Gradio, mounted with ``gr.mount_gradio_app``: Submit, My submissions and the Explorer
+at ``WORKSPACE_PATH``, the maintainers' desk at ``DESK_PATH``. One signed session serves both (ours off
+a Space, Gradio's OAuth routes and session on a Space), and the guard stands in front of every route,
+plain or Gradio, as ordinary middlewares, outermost first:
+
+``Door`` (Host, Origin, the address headers cleaned) -> ``SecurityHeaders`` (CSP) -> gzip ->
+``CountRequests`` (scoring steps aside while pages are answered) -> the session -> ``Keeper``
+(server-side sessions, caps and limits on bodies).
+
+Gradio serves files only from its own cache (uploads and what handlers return): there are no
+``allowed_paths``, and ``LEADERBOARD_HOME`` and the answer-key cache are ``blocked_paths``, so even a
+handler returning a path in there by mistake could not publish it. Gradio's ``/monitoring`` routes
+are off: they would tell anyone every endpoint's name and call count.
 """
 
 from __future__ import annotations
@@ -17,23 +26,34 @@ from pathlib import Path
 from typing import Any
 
 import gradio as gr
+import uvicorn
 from fastapi import FastAPI
+from starlette.middleware.gzip import GZipMiddleware
+from starlette.routing import Mount
 
 from leaderboard import Settings
 from leaderboard.pages_first import Gauge
 from scoring import MAX_FILE_BYTES
-from space.auth import local_sign_in
+from space import gradio_internals
+from space.auth import local_session, sign_in_routes, viewer_of
 from space.board_download import routes as board_routes
-from space.guard import DESK_PATH, Guard, app_kwargs
+from space.guard import DESK_PATH, WORKSPACE_PATH, Door, Guard, Keeper
 from space.long_lived import freeze_long_lived
-from space.mailboxes import protect
-from space.request_count import count_events
+from space.public.api import routes as api_routes
+from space.public.routes import routes as public_routes
+from space.public.shell import asset
+from space.request_count import CountRequests
 from space.script_api import routes as script_routes
+from space.security_headers import SecurityHeaders, policy_for
 from space.services import Services
 from space.settings import SpaceSettings
 from space.theme import CSS, THEME
-from space.visit_cost import cheap_visits
-from space.visits import bound, keep_bounded, quiet_analytics
+
+__all__ = ["DESK_PATH", "WORKSPACE_PATH", "build_app", "guarded", "private_paths", "serve"]
+
+# The shared header's own stylesheet on the Gradio pages (the plain pages' site.css styles whole pages).
+HEAD = f'<link rel="stylesheet" href="{asset("header.css")}">'
+GRACEFUL_STOP_S = 3  # open event streams are cut after this long on SIGTERM: a stop ends in seconds
 
 
 def private_paths(settings: Settings) -> list[str]:
@@ -42,42 +62,65 @@ def private_paths(settings: Settings) -> list[str]:
     return sorted(str(Path(p).resolve()) for p in folders)
 
 
-def launch(
-    demo: gr.Blocks,
-    settings: Settings,
-    space: SpaceSettings,
-    services: Services | None = None,
-    desk: gr.Blocks | None = None,
-    **extra: Any,
-) -> None:
-    """Start serving (blocks until the server stops; ``prevent_thread_lock=True`` in ``extra`` returns at once).
+def build_app(
+    settings: Settings, space: SpaceSettings, services: Services, workspace: gr.Blocks, desk: gr.Blocks
+) -> FastAPI:
+    """The whole site; ``workspace`` (Submit, My submissions, Explorer) and ``desk`` are the Gradio pages."""
+    guard = Guard(space, MAX_FILE_BYTES)
+    app = FastAPI(docs_url=None, redoc_url=None, openapi_url=None, lifespan=_lifespan(space))
+    viewer = viewer_of(services.auth)
+    for route in (
+        *public_routes(services, viewer),
+        *api_routes(services),
+        *board_routes(services),
+        *script_routes(services, guard),
+        *sign_in_routes(space),
+    ):
+        app.router.routes.append(route)
+    for path, blocks in ((WORKSPACE_PATH, workspace), (DESK_PATH, desk)):
+        blocks.queue(default_concurrency_limit=4)
+        gradio_internals.bound_visits(blocks, space.max_visits)
+        gr.mount_gradio_app(app, blocks, path, **_serving(settings), theme=THEME, css=CSS, head=HEAD)
+    guarded(app, guard, services.pages_busy)
+    return app
 
-    With ``services``, the scripted submission route too (``space/script_api.py``). ``desk``, the maintainers'
-    page, is served at ``DESK_PATH`` by the same server, behind the same guard and sessions (it is mounted
-    inside the page's app, so every request passes the door and the keeper).
-    """
-    cheap_visits()
-    demo.queue(default_concurrency_limit=4)
-    guard, base = Guard(space, MAX_FILE_BYTES), local_sign_in(space)
-    if services is not None:
-        extra_routes = [*script_routes(services, guard), *board_routes(services)]
-        base = {**base, "routes": [*base.get("routes", []), *extra_routes]}
-    pages_busy = services.pages_busy if services is not None else None
-    kwargs = app_kwargs(guard, base, pages_busy)
-    holder = FastAPI()  # carries the desk's app and its start-up until the page's app takes them
-    if desk is not None:
-        desk.queue(default_concurrency_limit=4)
-        gr.mount_gradio_app(holder, desk, DESK_PATH, **_serving(settings), **_looks())
-        kwargs["routes"] = [*kwargs["routes"], *holder.routes[-1:]]  # the Mount, before Gradio's own routes
-    kwargs["lifespan"] = _lifespan(kwargs["lifespan"], holder, space.max_visits, pages_busy)
-    demo.launch(
-        server_name=space.server_name,
-        server_port=space.server_port,
-        app_kwargs=kwargs,
-        **_serving(settings),
-        **_looks(),
-        **extra,
+
+def guarded(app: FastAPI, guard: Guard, pages_busy: Gauge | None = None) -> FastAPI:
+    """``app`` behind the guard, the session, the security headers and compression, in the site's order."""
+    # ``add_middleware`` puts each one outside the ones added before it: the keeper first, the door last.
+    app.add_middleware(Keeper, guard=guard)
+    _sessions(app, guard.space)
+    if pages_busy is not None:
+        app.add_middleware(CountRequests, gauge=pages_busy)
+    app.add_middleware(GZipMiddleware, minimum_size=1024)
+    app.add_middleware(SecurityHeaders, headers=policy_for(guard.space))
+    app.add_middleware(Door, guard=guard)
+    return app
+
+
+def serve(app: FastAPI, space: SpaceSettings) -> None:
+    """Serve until SIGTERM or Ctrl-C (uvicorn's own handlers), then return."""
+    config = uvicorn.Config(
+        app,
+        host=space.server_name,
+        port=space.server_port,
+        log_level="warning",
+        proxy_headers=False,  # who is calling is the guard's to read (space/guard.py), not uvicorn's
+        timeout_graceful_shutdown=GRACEFUL_STOP_S,
     )
+    uvicorn.Server(config).run()
+
+
+def _sessions(app: FastAPI, space: SpaceSettings) -> None:
+    """The signed session: on a Space, Gradio's OAuth routes and session, at the site's root where the Hub's
+    redirect comes back (``/login/callback``); elsewhere the local development sign-in's."""
+    if space.on_space:
+        from gradio.oauth import attach_oauth
+
+        attach_oauth(app)
+    else:
+        session = local_session()
+        app.add_middleware(session.cls, *session.args, **session.kwargs)
 
 
 def _serving(settings: Settings) -> dict[str, Any]:
@@ -95,31 +138,18 @@ def _serving(settings: Settings) -> dict[str, Any]:
     )
 
 
-def _looks() -> dict[str, Any]:
-    return {"theme": THEME, "css": CSS}
-
-
-def _lifespan(inner: Any, holder: FastAPI, max_visits: int, pages_busy: Gauge | None) -> Any:
-    """The server's start and stop: the guard's (``inner``), the desk's Gradio start-up, the bound on visits,
-    the events counted in ``pages_busy``."""
+def _lifespan(space: SpaceSettings) -> Any:
+    """The server's start and stop: Gradio's queues made safe against strangers, long-lived objects frozen."""
 
     @contextlib.asynccontextmanager
-    async def lifespan(app: Any) -> AsyncIterator[None]:
-        async with inner(app), holder.router.lifespan_context(holder):
-            mounted = [getattr(route, "app", None) for route in holder.routes]
-            apps = [app, *(one for one in mounted if hasattr(one, "state_holder"))]
-            for one in apps:
-                bound(one.state_holder, max_visits)
-                quiet_analytics(one.get_blocks()._queue)
-                protect(one.get_blocks()._queue, max_visits)
-                if pages_busy is not None:
-                    count_events(one.get_blocks()._queue, pages_busy)
-            sweeps = [asyncio.create_task(keep_bounded(one.state_holder, one.get_blocks()._queue)) for one in apps]
-            freeze_long_lived("server started")
-            try:
-                yield
-            finally:
-                for sweep in sweeps:
-                    sweep.cancel()
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        mounted = [route.app for route in app.routes if isinstance(route, Mount) and hasattr(route.app, "get_blocks")]
+        sweeps = [asyncio.create_task(gradio_internals.keep_safe(one, space.max_visits)) for one in mounted]
+        freeze_long_lived("server started")
+        try:
+            yield
+        finally:
+            for sweep in sweeps:
+                sweep.cancel()
 
     return lifespan

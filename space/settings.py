@@ -42,7 +42,7 @@ class SpaceSettings:
     max_sessions: int = 10_000  # signed-in sessions the server keeps; the oldest is signed out past it
     # Page visits whose state Gradio keeps (its per-visit copy of the page, ~130 kB each); the oldest is forgotten
     # past it, and a closed visit at once. A forgotten visit that calls again starts from the page's defaults.
-    # Also the visits' message queues kept (space/mailboxes.py: only idle ones are forgotten past it).
+    # Also the visits' message queues kept (space/gradio_internals.py: only idle ones are forgotten past it).
     max_visits: int = 500
     token_cache_s: int = 60  # how long a token's whoami answer is kept (a revoked token works this long)
     token_lookups_per_minute: int = 20  # whoami calls to the Hub per client address (cache misses only)

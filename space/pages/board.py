@@ -2,8 +2,10 @@
 
 Pure functions over the public rows (``Leaderboard.public_table()``, see ``table.COLUMNS``); no
 gradio. Only public columns are read, so nothing private can reach the page or the CSV.
-Ranks are by ``score`` (ties share a rank); the straight-forward baseline is the reference line,
-always shown and never ranked. By default each model shows once, with its best entry.
+Ranks are by ``score`` (ties share a rank) and rank ranges by the paired significance test, both
+counted over the ranked set of ``board_ranks`` (the one rule of every page); the straight-forward
+baseline is the reference line, always shown and never ranked. By default each model shows once,
+with its submitter's best entry; the others are hidden, not re-ranked.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
+from leaderboard.metadata import look_alike_key
 from scoring.penalty_table import EMBODIMENTS
 from space.pages.board_columns import (
     GROUP_CATEGORY,
@@ -22,18 +25,28 @@ from space.pages.board_columns import (
     columns,
     sort_key,
 )
+from space.pages.board_ranks import UNRANKED, is_flagged, ranked
 from space.pages.html import esc, number, parameters, table
 
 Row = Mapping[str, object]
 
-__all__ = ["GROUP_CATEGORY", "GROUP_DETAILS", "GROUP_EMBODIMENT", "GROUPS", "METADATA_LABELS", "SHORT"]
+__all__ = [
+    "GROUP_CATEGORY",
+    "GROUP_DETAILS",
+    "GROUP_EMBODIMENT",
+    "GROUPS",
+    "METADATA_LABELS",
+    "SHORT",
+    "UNRANKED",
+    "is_flagged",
+    "ranked",
+]
 
 # The labels an older page or API call sorted by; a header click sends the column key instead.
 SORTS = ("Score", "Valid-only score", "Coverage", "Date", "Model", *EMBODIMENTS)
 LEGACY_SORTS = {"Score": "score", "Valid-only score": "valid", "Coverage": "coverage", "Date": "date", "Model": "model"}
 LEGACY_SORTS.update({e: f"emb:{e}" for e in EMBODIMENTS})
 
-UNRANKED = ("baseline", "hub")  # the reference line, and figures reported on the Hub (not scored here)
 MAX_QUERY = 200  # characters of a search the board reads
 MAX_WORDS = 8  # distinct words of a search it matches
 MAX_ORGANISATION = 100  # characters of the organisation filter
@@ -101,55 +114,47 @@ def splits(rows: Iterable[Row]) -> list[str]:
     return [s for s in ("test", "validation") if s in present] or ["test"]
 
 
-def ranked(rows: Iterable[Row], split: str) -> list[dict[str, object]]:
-    """The rows of ``split`` best first, each with ``rank`` (``None`` for the baseline).
-
-    >>> rows = [{"split": "test", "kind": "submission", "score": 5.0, "model": "a"},
-    ...         {"split": "test", "kind": "baseline", "score": 0.0, "model": "b"},
-    ...         {"split": "test", "kind": "reported", "score": 5.0, "model": "c"}]
-    >>> [(r["model"], r["rank"]) for r in ranked(rows, "test")]
-    [('a', 1), ('c', 1), ('b', None)]
-    """
-    mine = [dict(r) for r in rows if r.get("split") == split]
-    mine.sort(key=lambda r: (r.get("score") is None, -_float(r.get("score")), str(r.get("submitted_at") or "")))
-    rank, previous, seen = 0, None, 0
-    for row in mine:
-        if row.get("kind") in UNRANKED:
-            row["rank"] = None
-            continue
-        seen += 1
-        if row.get("score") != previous:
-            rank, previous = seen, row.get("score")
-        row["rank"] = rank
-    return mine
-
-
 def best_per_model(rows: Iterable[Row]) -> list[dict[str, object]]:
-    """The first (best) row of each model name, any case; rows keep their order.
+    """The first (best) row of each model of each submitter (``model_key``); rows keep their order and ranks.
 
-    >>> rows = [{"model": "A", "score": 9}, {"model": "a", "score": 3}, {"model": "B"}]
+    >>> rows = [{"model": "A", "score": 9}, {"model": "a", "score": 3}, {"model": "B"},
+    ...         {"model": "A", "score": 5, "model_group": "other-submitter"}]
     >>> [r.get("score") for r in best_per_model(rows)]
-    [9, None]
+    [9, None, 5]
     """
-    seen: set[str] = set()
+    seen: set[tuple[str, ...]] = set()
     kept = []
     for row in rows:
-        name = str(row.get("model") or "").casefold()
-        if row.get("kind") != "baseline" and name in seen:
+        key = model_key(row)
+        if row.get("kind") != "baseline" and key in seen:
             continue
-        seen.add(name)
+        seen.add(key)
         kept.append(dict(row))
     return kept
 
 
-def select(rows: Iterable[Row], view: BoardView) -> list[dict[str, object]]:
-    """The rows of the view's split: best per model (or all), filtered, searched, ranked, sorted.
+def model_key(row: Row) -> tuple[str, ...]:
+    """What "one model" means for best entry per model: the table's ``model_group`` (one submitter's entries of
+    one model name), or, for rows without one (reported figures, Hub rows, tables written before it), the kind,
+    organisation and model name as they look. Submitters are not public, so two people's entries stay apart
+    only through ``model_group``."""
+    group = row.get("model_group")
+    if isinstance(group, str) and group:
+        return ("group", group)
+    names = (look_alike_key(str(row.get(k) or "")) for k in ("organization", "model"))
+    return (str(row.get("kind") or ""), *names)
 
-    Ranks count the entries the reader can see without a search or a filter: searching for a model
-    shows its place on the whole board, not 1.
+
+def select(rows: Iterable[Row], view: BoardView) -> list[dict[str, object]]:
+    """The rows of the view's split: ranked, then best per model (or all), filtered, searched, sorted.
+
+    Ranks and rank ranges count the ranked set (``board_ranks``): the split's entries, flagged ones only when
+    shown. Best entry per model, the search and the filters hide rows without re-ranking: searching for a
+    model shows its place on the whole board, not 1, and a model's best entry has the rank it has on the
+    page of all entries, on its entry page and in the CSV.
     """
-    mine = [r for r in rows if r.get("split") == view.split and shown_kind(r, view)]
-    found = ranked(best_per_model(ranked(mine, view.split)) if view.best_only else mine, view.split)
+    mine = [r for r in ranked(rows, view.split, flagged=not view.hide_flagged) if shown_kind(r, view)]
+    found = best_per_model(mine) if view.best_only else mine
     words = query_words(view.query)
     found = [
         r
@@ -169,14 +174,10 @@ def select(rows: Iterable[Row], view: BoardView) -> list[dict[str, object]]:
 
 def shown_kind(row: Row, view: BoardView) -> bool:
     """Whether the two default-on switches let ``row`` through: flagged entries and Hub-reported rows are
-    left out before ranking, so a flagged entry takes no rank from the others while it is hidden."""
+    left out, and a hidden flagged entry is out of the ranked set too: it takes no rank from the others."""
     if row.get("kind") == "hub":
         return view.show_hub
     return not (view.hide_flagged and is_flagged(row))
-
-
-def is_flagged(row: Row) -> bool:
-    return isinstance(row.get("flag"), Mapping)
 
 
 def query_words(query: str) -> list[str]:
@@ -245,6 +246,12 @@ def _hidden_note(rows: list[Row], view: BoardView) -> str:
     notes = []
     if flagged:
         notes.append(f"{flagged} flagged {('entry', 'entries')[flagged != 1]} hidden (untick Hide flagged)")
+    shown = sum(is_flagged(r) for r in mine) if not view.hide_flagged else 0
+    if shown:
+        notes.append(
+            f"{shown} flagged {('entry', 'entries')[shown != 1]} shown and ranked with the others: ranks and ranges "
+            "here count them (the default board, entry pages and the CSV do not)"
+        )
     if hub:
         notes.append(f"{hub} Hub-reported {('result', 'results')[hub != 1]} not shown")
     return f" {'; '.join(notes)}." if notes else ""

@@ -33,6 +33,7 @@ VIEWS = 256  # table renderings kept (split x sort x columns x filters x recent 
 class Snapshot:
     version: int  # changes whenever the rows do
     rows: Rows
+    changed_at: float | None = None  # wall-clock seconds when this process saw the rows change (None: first read)
 
 
 @dataclass(frozen=True)
@@ -56,8 +57,9 @@ class BoardCache:
         folder: Path,
         max_age_s: float = MAX_AGE_S,
         clock: Callable[[], float] = time.monotonic,
+        wall: Callable[[], float] = time.time,
     ) -> None:
-        self._load, self.folder, self.max_age_s, self._clock = load, folder, max_age_s, clock
+        self._load, self.folder, self.max_age_s, self._clock, self._wall = load, folder, max_age_s, clock, wall
         self._snapshot: Snapshot | None = None
         self._read_at = float("-inf")
         self._invalidated = 0  # bumped by invalidate(): a read that began before it does not count as fresh
@@ -101,7 +103,8 @@ class BoardCache:
         self.reads += 1
         with self._lock:
             if current is None or rows != current.rows:
-                self._snapshot = Snapshot((current.version + 1) if current else 1, rows)
+                changed = None if current is None else self._wall()  # the first read says nothing of when
+                self._snapshot = Snapshot((current.version + 1) if current else 1, rows, changed)
                 self._views.clear()
                 self._extras.clear()
             if self._invalidated == invalidated:

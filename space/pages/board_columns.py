@@ -34,7 +34,15 @@ SCORE_TIP = (
     "Mean over every expected row of the split; invalid or missing rows count as 0. 100 = perfect, 0 = baseline. "
     "In brackets: the 95% bootstrap interval over scenes"
 )
-RANK_RANGE_TIP = "The 2.5-97.5% range of the rank over bootstrap resamples of the scenes (1 = best)"
+RANK_TIP = (
+    "Rank by score among the ranked entries (flagged ones only when shown); ties share a rank. "
+    "Best entry per model and the search hide rows but never re-rank"
+)
+RANK_RANGE_TIP = (
+    "From 1 + the entries significantly better (the upper-bound rank: entries sharing it are tied) to the "
+    "number of ranked entries minus those significantly worse. Significantly: higher in more than 95% of the "
+    "paired bootstrap resamples of the scenes. Only entries with per-row scores have one"
+)
 TRIES_TIP = (
     "Test-split submissions the submitter made: for this model / in all (cancelled ones not counted). "
     "A submitter may test privately and choose which entry is public; this says how many tries stood behind it"
@@ -66,14 +74,14 @@ def columns(
     values: Sequence[str],
     rows: Sequence[Row],
 ) -> list[Column]:
-    """The columns of a view, in order; the rank range only when some shown row carries one."""
+    """The columns of a view, in order; the rank range only when some shown row carries one (``board_ranks``)."""
     cols = [
-        Column("Rank", lambda r: esc(r.get("rank") or "—"), "rank", "Rank by score; ties share a rank", True, ""),
+        Column("Rank", lambda r: esc(r.get("rank") or "—"), "rank", RANK_TIP, True, ""),
         Column("Model", model_cell, "model", "The model; click for its entry page", css="nt-model"),
         Column("Score", score_cell, "score", SCORE_TIP, True, "nt-score"),
     ]
-    if any(r.get("rank_range") for r in rows):
-        cols.append(Column("Rank range", lambda r: esc(rank_range(r.get("rank_range"))), "rank_range", RANK_RANGE_TIP))
+    if any(r.get("rank_bounds") for r in rows):
+        cols.append(Column("Rank range", rank_range_cell, "rank_range", RANK_RANGE_TIP))
     cols += [
         Column("Tries", tries_cell, "tries", TRIES_TIP, True),
         Column("Organisation", lambda r: esc(r.get("organization") or "—"), "org"),
@@ -130,7 +138,7 @@ def sort_key(key: str) -> tuple[Key, bool]:
         "params": (lambda r: _num(r.get("parameters_b")), True),
         "open": (lambda r: None if r.get("open_weights") is None else bool(r.get("open_weights")), True),
         "id": (lambda r: str(r.get("submission_id") or "") or None, False),
-        "rank_range": (lambda r: _pair(r.get("rank_range")), False),
+        "rank_range": (lambda r: _pair(r.get("rank_bounds")), False),
         "tries": (lambda r: _num(r.get("submissions_model")), True),
     }
     if key in fixed:
@@ -164,6 +172,17 @@ def score_cell(row: Row) -> str:
     shown = f"<strong>{number(row.get('score'))}</strong>"
     ci = interval(row.get("score_ci"))
     return shown if ci is None else f'{shown} <span class="nt-ci" title="95% interval">{esc(ci)}</span>'
+
+
+def rank_range_cell(row: Row) -> str:
+    """ "2–5", with how many ranked entries are significantly better, tied and worse on hover; "—" without one."""
+    shown = esc(rank_range(row.get("rank_bounds")))
+    counts = _dict(row.get("rank_counts"))
+    if not counts:
+        return shown
+    better, tied, worse = (counts.get(k) for k in ("better", "tied", "worse"))
+    tip = f"{better} significantly better, {tied} tied, {worse} significantly worse"
+    return f'<span title="{esc(tip)}">{shown}</span>'
 
 
 def model_cell(row: Row) -> str:

@@ -2,6 +2,10 @@
 
 Columns only ever get appended (older readers keep theirs in place): the uncertainty columns, then the
 tries, flag, declarations and Hub pull request of issue 15.
+
+``rank``, ``rank_best`` and ``rank_worst`` are the one rank and range of ``board_ranks`` (among the
+unflagged entries, as on the default board and the entry pages); ``rank_best`` is the upper-bound rank,
+1 + the entries significantly better (issue 27's "Rank (UB)").
 """
 
 from __future__ import annotations
@@ -35,8 +39,8 @@ CSV_BASE = (
     "n_missing",
 )
 CSV_TAIL = ("submitted_at", "scorer_version", "dataset_revision", "submission_id", "description")
-# The 95% intervals and rank ranges (leaderboard/uncertainty.py), last so older readers' columns keep their places;
-# empty where a row has none (reported rows, the baseline, withheld figures).
+# The 95% intervals and rank ranges (leaderboard/uncertainty.py, space/pages/board_ranks.py), last so older readers'
+# columns keep their places; empty where a row has none (reported rows, the baseline, withheld figures).
 CSV_UNCERTAINTY = ("score_ci_low", "score_ci_high", "rank_best", "rank_worst")
 # Issue 15, after those: the tries, the flag, the declarations, the Hub pull request.
 CSV_TRUST = (
@@ -55,7 +59,8 @@ CSV_TRUST = (
 
 
 def csv_bytes(rows: Iterable[Row], split: str) -> bytes:
-    """Every public column of the split, breakdowns flattened (``per_embodiment.Human``, ...)."""
+    """Every public column of the split, breakdowns flattened (``per_embodiment.Human``, ...); flagged and Hub rows
+    included (flagged ones ranked where their score places them among the unflagged, Hub ones unranked)."""
     shown = ranked(rows, split)
     categories = sorted({c for r in shown for c in _dict(r.get("per_category"))})
     metadata = [(f, v) for f in METADATA_FIELDS for v in sorted({v for r in shown for v in _meta(r, f)})]
@@ -77,7 +82,7 @@ def csv_bytes(rows: Iterable[Row], split: str) -> bytes:
         line += [_dict(r.get("per_category")).get(c) for c in categories]
         line += [_meta(r, f).get(v) for f, v in metadata]
         line += [r.get(c) for c in CSV_TAIL]
-        line += [*_pair(r.get("score_ci")), *_pair(r.get("rank_range"))]
+        line += [*_pair(r.get("score_ci")), *_pair(r.get("rank_bounds"))]
         line += [v for e in EMBODIMENTS for v in _pair(_dict(r.get("per_embodiment_ci")).get(e))]
         line += _trust_cells(r)
         writer.writerow([_csv_cell(v) for v in line])

@@ -9,7 +9,7 @@ library.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from leaderboard.disclosure_counts import tries_text
 from leaderboard.uncertainty import format_difference, format_interval, format_rank_range
@@ -24,7 +24,9 @@ KINDS = {"reported": "reported figure", "baseline": "baseline", "hub": "reported
 TRAINED = {"none": "no", "validation": "yes, on the validation split", "test": "yes, on the test split's images"}
 CI_HELP = (
     "Brackets: the 95% confidence interval (1,000 bootstrap resamples of the split's images; all embodiments "
-    "of one image are drawn together). Rank range: the 2.5–97.5% range of the rank over the same resamples."
+    "of one image are drawn together). Rank: among the board's entries, flagged ones left out, ties sharing it. "
+    "Rank range: from 1 + the entries significantly better (higher in more than 95% of the same resamples, "
+    "paired) to the number of entries minus those significantly worse; entries sharing its first number are tied."
 )
 CSS = (
     TRUST_CSS
@@ -56,7 +58,9 @@ def entry_id(query: Mapping[str, str], name: str = "entry") -> str | None:
 
 
 def find(rows: Iterable[Row], submission_id: str) -> dict[str, object] | None:
-    """The public row of ``submission_id`` with its board ``rank`` (``None`` when it is not public)."""
+    """The public row of ``submission_id`` with its one ``rank``, ``rank_bounds`` and ``rank_counts``
+    (``board_ranks``: among the unflagged entries, as on the default board and in the CSV); ``None`` when it is
+    not public."""
     rows = list(rows)
     for split in splits(rows):
         for row in ranked(rows, split):
@@ -91,9 +95,10 @@ def entry_html(row: Row, groups: Sequence[GroupFigure]) -> str:
         f'<p class="nt-big" id="entry-score">Score <b>{number(row.get("score"))}</b> '
         f"<span title='95% confidence interval'>{format_interval(row.get('score_ci'))}</span> · rank "
         f"<b>{esc(row.get('rank') if row.get('rank') is not None else '—')}</b> "
-        f"(range {format_rank_range(row.get('rank_range'))}) on the {esc(row.get('split'))} split</p>"
+        f"(range {format_rank_range(row.get('rank_bounds'))}) on the {esc(row.get('split'))} split</p>"
     )
     parts = [f"<h2 id='entry-title'>{esc(row.get('model'))}{tag}</h2>", flag_box(row.get("flag")), headline]
+    parts.append(standing(row))
     if kind == "submission" and row.get("score_ci") is None:
         parts.append("<p class='nt-small'>No interval: the per-row scores behind this figure are not shown.</p>")
     elif kind != "submission":
@@ -111,6 +116,28 @@ def entry_html(row: Row, groups: Sequence[GroupFigure]) -> str:
     parts.append(metadata_breakdown(row))
     parts.append(f"<p class='nt-small'>{esc(CI_HELP)}</p>")
     return f'<div class="nt-entry">{"".join(parts)}</div>'
+
+
+def standing(row: Row) -> str:
+    """How the rank stands: the entries significantly better, tied and worse; a flagged entry's rank explained."""
+    counts = row.get("rank_counts")
+    said = []
+    if isinstance(counts, Mapping):
+        better, tied, worse = (int(counts.get(k) or 0) for k in ("better", "tied", "worse"))
+        said.append(
+            f"Significantly better than {_entries(worse)}, tied with {_entries(tied)}, "
+            f"significantly below {_entries(better)} (one-sided 95%, paired over the same resamples)."
+        )
+    if isinstance(row.get("flag"), Mapping) and row.get("rank") is not None:
+        said.append(
+            "Flagged entries are hidden from the default board: the rank is where this score places it among "
+            "the unflagged entries, and it takes no rank from them."
+        )
+    return f"<p class='nt-small' id='entry-standing'>{' '.join(said)}</p>" if said else ""
+
+
+def _entries(count: int) -> str:
+    return f"{count} {'entry' if count == 1 else 'entries'}"
 
 
 def facts(row: Row) -> str:
@@ -190,25 +217,19 @@ def bars(groups: Sequence[GroupFigure], element_id: str, low: float | None = Non
     """One bar per group from 0 to its value, a whisker over its interval, the figures in words.
 
     The axis runs from ``low`` (default: 0, or below for a negative figure) to 100, or for
-    differences (``low=0``) from the lowest to the highest figure, 0 included."""
+    differences (``low=0``) from the lowest to the highest figure, 0 and every interval included, so
+    nothing is drawn outside its track. Each track is a small SVG (presentation attributes and
+    classes, no inline style: the pages' CSP has no 'unsafe-inline')."""
     values = [v for g in groups for v in (g.value, *(g.interval or ())) if v is not None]
-    lo = min([0.0, *values]) if low is None else low
+    lo = min([0.0 if low is None else low, *values])
     hi = max([100.0 if low is None else 0.0, *values])
     span = (hi - lo) or 1.0
 
     def at(value: float) -> float:
-        return round(100 * (value - lo) / span, 2)
+        return round(100 * (min(max(value, lo), hi) - lo) / span, 2)
 
     cells = []
     for g in groups:
-        track = f'<span class="nt-ci-zero" style="left:{at(0.0)}%"></span>'
-        if g.value is not None:
-            left, right = sorted((at(0.0), at(g.value)))
-            neg = " nt-ci-neg" if g.value < 0 else ""
-            track += f'<span class="nt-ci-bar{neg}" style="left:{left}%;width:{right - left}%"></span>'
-        if g.interval is not None:
-            a, b = at(g.interval[0]), at(g.interval[1])
-            track += f'<span class="nt-ci-whisker" style="left:{a}%;width:{max(b - a, 0.4)}%"></span>'
         if g.value is None:
             shown = "withheld"
         elif signed:
@@ -217,10 +238,31 @@ def bars(groups: Sequence[GroupFigure], element_id: str, low: float | None = Non
             shown = f"{number(g.value)} {format_interval(g.interval)}"
         cells.append(
             f'<div class="nt-ci-row"><span class="nt-ci-label">{esc(g.name or "overall")}</span>'
-            f'<span class="nt-ci-track" role="img" aria-label="{esc(g.name)}: {esc(shown)}">{track}</span>'
+            f'<svg class="nt-ci-track" viewBox="0 0 100 16" preserveAspectRatio="none" role="img" '
+            f'aria-label="{esc(g.name or "overall")}: {esc(shown)}">{_track(g, at)}</svg>'
             f'<span class="nt-ci-value">{esc(shown)}</span></div>'
         )
     return f'<div class="nt-ci-bars" id="{esc(element_id)}">{"".join(cells)}</div>'
+
+
+def _track(g: GroupFigure, at: Callable[[float], float]) -> str:
+    """The inside of one track: the zero line, the bar, the interval's whisker (its ends drawn as caps)."""
+    flat = 'vector-effect="non-scaling-stroke"'  # lines keep their width however wide the track is drawn
+    zero = at(0.0)
+    parts = [f'<line class="nt-ci-zero" x1="{zero}" x2="{zero}" y1="0" y2="16" stroke="#64748b" {flat}/>']
+    if g.value is not None:
+        left, right = sorted((zero, at(g.value)))
+        css, fill = ("nt-ci-bar nt-ci-neg", "#dc2626") if g.value < 0 else ("nt-ci-bar", "#3b82f6")
+        parts.append(
+            f'<rect class="{css}" x="{left}" y="3" width="{round(right - left, 2)}" height="10" fill="{fill}"/>'
+        )
+    if g.interval is not None:
+        a, b = at(g.interval[0]), at(g.interval[1])
+        parts.append(
+            f'<path class="nt-ci-whisker" d="M{a} 8H{b}M{a} 2V14M{b} 2V14" stroke="#111827" stroke-width="2" '
+            f'fill="none" {flat}/>'
+        )
+    return "".join(parts)
 
 
 def metadata_breakdown(row: Row) -> str:

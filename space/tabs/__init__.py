@@ -1,5 +1,5 @@
-"""One module a tab: the gradio wiring of each page (its logic is in ``space.pages``)."""
+"""One module a tab of the signed-in Gradio pages (their logic is in ``space.pages``)."""
 
-from space.tabs import about, explorer, leaderboard, maintainers, my_submissions, submit
+from space.tabs import explorer, maintainers, my_submissions, submit
 
-__all__ = ["about", "explorer", "leaderboard", "maintainers", "my_submissions", "submit"]
+__all__ = ["explorer", "maintainers", "my_submissions", "submit"]

@@ -38,22 +38,20 @@ NOT_YOURS = "This page is for the maintainers of the leaderboard (MAINTAINERS); 
 
 
 def build(services: Services) -> gr.Blocks:
-    """The desk as a page of its own (mounted at ``/maintainers`` by ``space.server.launch``)."""
+    """The desk as a page of its own (mounted at ``/maintainers`` by ``space.server.build_app``)."""
     auth = services.auth
     with gr.Blocks(title=f"{about.TITLE}: {DESK_TITLE}", analytics_enabled=False) as desk:
-        with gr.Row(equal_height=True, elem_id="nt-header"):
-            with gr.Column(scale=3):
-                # HTML, not Markdown: Gradio opens Markdown links in a new tab, and this one goes back in place.
-                gr.HTML(f'<h1>{DESK_TITLE}</h1><p><a href="../" id="back-to-board">← Back to the leaderboard</a></p>')
-            with gr.Column(scale=2, min_width=320):
-                identity = gr.HTML(auth.bar_html(None), elem_id="identity-bar")
+        # The header every page shares (space/public/shell.py), filled in for the caller on load.
+        identity = gr.HTML(auth.header(None, "desk"), elem_id="identity-bar", padding=False)
+        # HTML, not Markdown: Gradio opens Markdown links in a new tab, and this one goes back in place.
+        gr.HTML(f'<h1>{DESK_TITLE}</h1><p><a href="/" id="back-to-board">← Back to the leaderboard</a></p>')
         refused = gr.HTML(views.note(NOT_YOURS, "info"), visible=False, elem_id="desk-refused")
         with gr.Column(visible=False, elem_id="tab-maintainers") as panel:
             out, refresh = _desk(services)
 
         def open_(picked, profile: gr.OAuthProfile | None):
             """On load: the desk for a maintainer; for anyone else a note, and nothing of the desk."""
-            bar = auth.bar_html(profile)
+            bar = auth.header(profile, "desk")
             if not auth.is_maintainer(profile):
                 return [bar, gr.update(visible=True), gr.update(visible=False), *(gr.skip() for _ in out)]
             return [bar, gr.update(visible=False), gr.update(visible=True), *refresh(picked, profile)]

@@ -31,8 +31,10 @@ def _counts(service: Leaderboard, submission_id: str) -> tuple[object, object]:
 
 
 def test_the_new_columns_come_after_the_interval_columns_in_the_contract_order():
-    assert COLUMNS[-5:] == ("submissions_model", "submissions_total", "flag", "declarations", "hub_pr_url")
-    assert all(name in CARD for name in COLUMNS[-5:])
+    issue_15 = ("submissions_model", "submissions_total", "flag", "declarations", "hub_pr_url")
+    issues_22_27 = ("model_group", "significantly_better")  # appended after them (space/pages/board_ranks.py)
+    assert COLUMNS[-7:] == (*issue_15, *issues_22_27)
+    assert all(name in CARD for name in COLUMNS[-7:])
 
 
 def test_counts_across_resends_withdrawals_choices_and_cancels(service: Leaderboard, files, clock):

@@ -20,12 +20,15 @@ from leaderboard.uncertainty import (
     resample,
     resample_weights,
     scene_totals,
+    significantly_better,
 )
 from leaderboard.uncertainty_compare import EntryIntervals
 from leaderboard.uncertainty_table import with_uncertainty
 from scoring.aggregate import summarise
 from scoring.answer_key import Sample
 from scoring.row import RowScore
+from space.pages import board as board_page
+from space.pages.board_ranks import ranked
 from tests.service_fixtures import MAINTAINER, submit
 
 EMBODIMENTS = ("Human", "Legged Robot", "Wheeled Robot", "Bicycle")
@@ -157,6 +160,10 @@ def test_reported_baseline_and_withheld_figures_get_none():
     assert out["sub"]["per_embodiment_ci"]["Human"] is not None
     for other in ("withheld", "reported-1", "baseline-test"):
         assert (out[other]["score_ci"], out[other]["per_embodiment_ci"], out[other]["rank_range"]) == (None, None, None)
+    # The withheld score is in nobody's list and has none; the reported row is compared as a fixed figure.
+    assert out["withheld"]["significantly_better"] is None and out["baseline-test"]["significantly_better"] is None
+    assert isinstance(out["reported-1"]["significantly_better"], list)
+    assert isinstance(out["sub"]["significantly_better"], list)
 
 
 @pytest.fixture
@@ -249,3 +256,95 @@ def test_entries_of_two_splits_get_no_paired_interval(service: Leaderboard, boar
     diff = entry_intervals(service).compare(perfect, {**noisy, "split": "validation"})
     assert diff[0].value == pytest.approx(perfect["score"] - noisy["score"])
     assert all(d.interval is None for d in diff)
+
+
+# -- significantly better: the upper-bound rank and the rank range of every page (issues 22 and 27) ---------------
+
+
+def test_a_clear_winner_is_alone_at_upper_bound_rank_one_with_range_one():
+    """Four entries around 10-40 and one at 90: every other row lists the winner, the winner lists none; the
+    reported row at 20 is significantly below the winner and above e0 (mean 0)."""
+    totals = {f"e{i}": scene_totals(fake_rows(200, seed=10 + i, mean=10.0 * i)) for i in range(4)}
+    totals["best"] = scene_totals(fake_rows(200, seed=99, mean=90.0, spread=5.0))
+    rows = [_entry_row(name, t) for name, t in totals.items()]
+    rows.append({"submission_id": "reported-1", "kind": "reported", "split": "test", "score": 20.0})
+    table = with_uncertainty(rows, totals)
+    better = {r["submission_id"]: r["significantly_better"] for r in table}
+    assert better["best"] == [] and all("best" in ids for name, ids in better.items() if name != "best")
+    assert "reported-1" in better["e0"] and "e0" not in better["reported-1"]
+    shown = {r["submission_id"]: r for r in ranked(table, "test")}
+    assert (shown["best"]["rank"], shown["best"]["rank_bounds"]) == (1, [1, 1])
+    assert sum(r["rank_bounds"] is not None and r["rank_bounds"][0] == 1 for r in shown.values()) == 1
+
+
+@hypothesis_settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 10_000), others=st.integers(0, 4))
+def test_identical_files_are_always_tied(seed: int, others: int):
+    """Two entries with the same per-row scores: neither is significantly better, same rank, same upper-bound rank,
+    whatever else is on the board."""
+    same = fake_rows(60, seed=seed)
+    totals = {"a": scene_totals(same), "b": scene_totals(same)}
+    totals |= {f"o{i}": scene_totals(fake_rows(60, seed=seed + i + 1, mean=20.0 + 15 * i)) for i in range(others)}
+    table = with_uncertainty([_entry_row(name, t) for name, t in totals.items()], totals)
+    shown = {r["submission_id"]: r for r in ranked(table, "test")}
+    a, b = shown["a"], shown["b"]
+    assert "a" not in b["significantly_better"] and "b" not in a["significantly_better"]
+    assert (a["rank"], a["rank_bounds"]) == (b["rank"], b["rank_bounds"])
+    assert a["rank_bounds"][0] <= a["rank"] <= a["rank_bounds"][1]
+
+
+@hypothesis_settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 10_000))
+def test_significance_agrees_with_the_paired_difference_and_the_point_order(seed: int):
+    """Listed only with a higher point score; a paired two-sided 95% interval above 0 is a one-sided 95% win."""
+    totals = {f"e{i}": scene_totals(fake_rows(80, seed=seed + i, mean=30.0 + 4 * i)) for i in range(5)}
+    resampled = resample(totals)
+    points = {name: _point(t) for name, t in totals.items()}
+    better = significantly_better(resampled, points)
+    for a in totals:
+        for b in totals:
+            low = difference(resampled, b, a)[0]  # type: ignore[index]
+            assert b not in better[a] or points[b] > points[a]
+            assert b in better[a] or not (low > 0 and points[b] > points[a])
+
+
+def _point(totals) -> float:
+    return sum(totals.sums[OVERALL].values()) / sum(totals.counts[OVERALL].values())
+
+
+def _entry_row(name: str, totals) -> dict:
+    return {"submission_id": name, "kind": "submission", "split": "test", "score": _point(totals), "model": name}
+
+
+@pytest.fixture
+def rivals(service: Leaderboard, files, clock) -> dict[str, str]:
+    """Two people's "Navigator" (alice twice), the same file from alice and bob, and a perfect entry."""
+    ids = {
+        "perfect": submit(service, files["test-perfect"], publish=True, model="Perfect", user="carol").submission_id,
+        "alice": submit(service, files["test-noisy1"], publish=True, model="Navigator", user="alice").submission_id,
+        "bob": submit(service, files["test-noisy1"], publish=True, model="Navigator", user="bob").submission_id,
+        "alice2": submit(service, files["test-noisy2"], publish=True, model="Navigator", user="alice").submission_id,
+    }
+    clock.advance(1)
+    service.worker.drain()
+    for submission_id in ids.values():
+        service.approve(submission_id, by=MAINTAINER)
+    return ids
+
+
+def test_the_published_table_says_who_is_significantly_better_and_groups_a_submitters_model(service, rivals):
+    table = {r["submission_id"]: r for r in service.published_table()}
+    assert all(list(r) == list(COLUMNS) for r in table.values())
+    perfect, alice, bob = (table[rivals[k]] for k in ("perfect", "alice", "bob"))
+    assert perfect["significantly_better"] == [] and rivals["perfect"] in alice["significantly_better"]
+    assert rivals["alice"] not in bob["significantly_better"] and rivals["bob"] not in alice["significantly_better"]
+    assert alice["model_group"] == table[rivals["alice2"]]["model_group"] == rivals["alice"]  # the oldest names it
+    assert bob["model_group"] == rivals["bob"]
+    assert table["baseline-test"]["model_group"] is None and table["baseline-test"]["significantly_better"] is None
+    shown = {r["submission_id"]: r for r in ranked(list(table.values()), "test")}
+    assert (shown[rivals["perfect"]]["rank"], shown[rivals["perfect"]]["rank_bounds"]) == (1, [1, 1])
+    assert shown[rivals["alice"]]["rank"] == shown[rivals["bob"]]["rank"]  # the same file: tied
+    assert shown[rivals["alice"]]["rank_bounds"] == shown[rivals["bob"]]["rank_bounds"]
+    best = board_page.select(list(table.values()), board_page.BoardView())
+    navigators = [r["submission_id"] for r in best if str(r["model"]).casefold() == "navigator"]
+    assert rivals["bob"] in navigators and len(navigators) == 2  # alice's best and bob's: two people, both shown

@@ -8,9 +8,9 @@ import os
 import gradio as gr
 import pytest
 
-from app import build_demo, build_desk
+from app import build_desk, build_workspace
 from leaderboard import Settings, SettingsError
-from space.server import private_paths
+from space.server import build_app, private_paths
 from space.services import Services
 from space.settings import SpaceSettings
 
@@ -25,15 +25,15 @@ def settings(tmp_path, demo_dataset, demo_public, key_cache) -> Settings:
 
 
 def build(settings: Settings, space: SpaceSettings) -> gr.Blocks:
-    return build_demo(settings, Services.create(settings, space))
+    return build_workspace(Services.create(settings, space))
 
 
-def test_the_local_page_has_every_tab_and_no_hugging_face_login(settings):
+def test_the_signed_in_page_has_its_tabs_and_no_gradio_login(settings):
     demo = build(settings, SpaceSettings())
     labels = {b.label for b in demo.blocks.values() if isinstance(b, gr.Tab)}
-    # The maintainers' desk is a page of its own (/maintainers): visitors' pages do not carry it.
-    assert labels == {"Leaderboard", "Submit", "My submissions", "Explorer", "Entry", "Compare", "About"}
-    assert not demo.expects_oauth
+    # The board, entries, compare and About are plain pages (space/public); the desk is a page of its own.
+    assert labels == {"Submit", "My submissions", "Explorer"}
+    assert not demo.expects_oauth  # one sign-in for every page: the site's, not a Gradio page's own
 
 
 def test_the_desk_shows_nothing_until_the_caller_is_known_to_be_a_maintainer(settings):
@@ -43,7 +43,7 @@ def test_the_desk_shows_nothing_until_the_caller_is_known_to_be_a_maintainer(set
     assert not desk.expects_oauth  # signing in happens on the page; the desk reads the same session
 
 
-def test_on_a_space_the_page_uses_hugging_face_oauth(settings, monkeypatch):
+def test_on_a_space_the_site_uses_hugging_face_oauth_at_its_root(settings, monkeypatch):
     import gradio.oauth
 
     # What Hugging Face sets on a Space with ``hf_oauth: true`` (gradio reads some of it at import).
@@ -57,14 +57,18 @@ def test_on_a_space_the_page_uses_hugging_face_oauth(settings, monkeypatch):
     }
     for name, value in oauth.items():
         monkeypatch.setattr(gradio.oauth, name, value)
-    demo = build(settings, SpaceSettings(space_id="navitrace/leaderboard"))
-    assert demo.expects_oauth
-    assert {"/login/huggingface", "/logout"} <= {getattr(r, "path", "") for r in demo.app.routes}
+    space = SpaceSettings(space_id="navitrace/leaderboard")
+    services = Services.create(settings, space)
+    site = build_app(settings, space, services, build_workspace(services), build_desk(services))
+    # At the root: the Hub sends the browser back to https://{SPACE_HOST}/login/callback.
+    routes = {getattr(r, "path", "") for r in site.routes}
+    assert {"/login/huggingface", "/login/callback", "/logout"} <= routes
+    assert not {"/local-auth/sign-in", "/local-auth/sign-out"} & routes
 
 
 def test_maintainer_actions_are_not_in_the_api_docs_and_nothing_is_public_but_reading(settings):
     services = Services.create(settings, SpaceSettings())
-    demo, desk = build_demo(settings, services), build_desk(services)
+    demo, desk = build_workspace(services), build_desk(services)
     names = {fn.api_name: fn.api_visibility for fn in [*demo.fns.values(), *desk.fns.values()]}
     assert MAINTAINER_ENDPOINTS <= set(names)
     assert all(names[n] == "undocumented" for n in MAINTAINER_ENDPOINTS)

@@ -5,17 +5,18 @@ from __future__ import annotations
 from fastapi import FastAPI, Request
 from fastapi.testclient import TestClient
 
-from space.auth import SIGN_IN_PATH, SIGN_OUT_PATH, local_sign_in
-from space.guard import Guard, app_kwargs
+from space.auth import SIGN_IN_PATH, SIGN_OUT_PATH, back_to, sign_in_routes
+from space.guard import Guard
+from space.server import guarded
 from space.settings import SpaceSettings
 
 URL = "http://127.0.0.1:7860"  # the app's own address: the door refuses any other Host
 
 
 def client(policy: str, host: str = "127.0.0.1") -> TestClient:
-    """The sign-in routes behind the guard, as ``space.server.launch`` serves them (enter it: ``with``)."""
+    """The sign-in routes behind the guard, as ``space.server.build_app`` serves them (enter it: ``with``)."""
     space = SpaceSettings(local_sign_in=policy)
-    app = FastAPI(**app_kwargs(Guard(space, max_file_bytes=1000), local_sign_in(space)))
+    app = guarded(FastAPI(routes=sign_in_routes(space)), Guard(space, max_file_bytes=1000))
 
     @app.get("/whoami")
     def whoami(request: Request) -> dict:
@@ -75,4 +76,15 @@ def test_a_cookie_copied_before_sign_out_is_worth_nothing_after():
 
 
 def test_there_is_no_local_sign_in_on_a_space():
-    assert local_sign_in(SpaceSettings(space_id="org/space")) == {}
+    assert sign_in_routes(SpaceSettings(space_id="org/space")) == []
+
+
+def test_signing_in_returns_to_the_page_it_was_asked_from_and_never_to_another_site():
+    with client("loopback") as browser:
+        back = browser.post(SIGN_IN_PATH, data={"user": "alice", "next": "/submit/?tab=mine"})
+        assert back.status_code == 303 and back.headers["location"] == "/submit/?tab=mine"
+        for elsewhere in ("https://evil.example/", "//evil.example/x", "/\\evil.example", "javascript:alert(1)"):
+            answer = browser.post(SIGN_IN_PATH, data={"user": "alice", "next": elsewhere})
+            assert answer.headers["location"] == "/", elsewhere
+        assert browser.post(SIGN_OUT_PATH, data={"next": "/about"}).headers["location"] == "/about"
+    assert back_to("/entry/abc?x=1") == "/entry/abc?x=1"

@@ -71,8 +71,12 @@ def test_csv_flattens_breakdowns_guards_formulas_and_has_no_private_column():
 
 
 def test_csv_carries_the_intervals_and_rank_ranges_and_leaves_them_empty_where_there_are_none():
-    known = row("Delta", 60.0, score_ci=[58.5, 61.25], rank_range=[1, 2], per_embodiment_ci={"Human": [55.0, 65.0]})
-    lines = {r["model"]: r for r in csv.DictReader(io.StringIO(board_csv.csv_bytes([*ROWS, known], "test").decode()))}
+    # Delta is significantly better than Alpha and the reported Gamma, not than Beta: of the 4 ranked rows,
+    # none is above it and 2 below, so its range is 1-2 (board_ranks); the table's old rank_range is not read.
+    known = row("Delta", 60.0, score_ci=[58.5, 61.25], rank_range=[3, 4], significantly_better=[],
+                per_embodiment_ci={"Human": [55.0, 65.0]})  # fmt: skip
+    below = [{**r, "significantly_better": ["id-Delta"]} if r["model"] in ("Alpha", "Gamma") else r for r in ROWS]
+    lines = {r["model"]: r for r in csv.DictReader(io.StringIO(board_csv.csv_bytes([*below, known], "test").decode()))}
     delta, gamma = lines["Delta"], lines["Gamma"]
     assert (delta["score_ci_low"], delta["score_ci_high"], delta["rank_best"], delta["rank_worst"]) == (
         "58.5",

@@ -13,13 +13,14 @@ from tests.space.test_board import row
 
 ROWS = [
     row("Qwen", 36.26, parameters_b=7.0, open_weights=True, organization="Lab A", submitted_at="2026-03-01",
-        score_ci=[34.1, 38.5], rank_range=[1, 3], per_category={"Stairs": 30.0}, paper_link="https://x.org/p",
+        score_ci=[34.1, 38.5], significantly_better=[], per_category={"Stairs": 30.0}, paper_link="https://x.org/p",
         per_embodiment={"Human": 40.0, "Bicycle": 20.0}),
     row("qwen", 20.0, parameters_b=7.0, open_weights=True, organization="Lab A", submitted_at="2026-01-10",
         submission_id="id-qwen-old", per_embodiment={"Human": 25.0}),
     row("Gemini", 31.5, organization="Big Co", open_weights=False, submitted_at="2026-02-01",
         per_category={"Stairs": 35.0}, per_embodiment={"Human": 30.0}),
-    row("Tiny", -4.2, parameters_b=0.5, open_weights=True, organization="Uni B", submitted_at="2026-02-15"),
+    row("Tiny", -4.2, parameters_b=0.5, open_weights=True, organization="Uni B", submitted_at="2026-02-15",
+        significantly_better=["id-Qwen"]),
     row("Straight forward (baseline)", 0.0, kind="baseline", submission_id="baseline-test"),
 ]  # fmt: skip
 
@@ -32,7 +33,8 @@ def test_one_row_per_model_by_default_its_best_and_all_entries_on_request():
     assert names(board.BoardView()) == ["Qwen", "Gemini", "Straight forward (baseline)", "Tiny"]
     assert names(board.BoardView(best_only=False)).count("qwen") == 1
     ranks = {r["model"]: r["rank"] for r in board.select(ROWS, board.BoardView())}
-    assert ranks == {"Qwen": 1, "Gemini": 2, "Tiny": 3, "Straight forward (baseline)": None}
+    # The hidden older "qwen" (20.0) keeps its place 3: best entry per model hides rows, it does not re-rank.
+    assert ranks == {"Qwen": 1, "Gemini": 2, "Tiny": 4, "Straight forward (baseline)": None}
 
 
 @pytest.mark.parametrize(
@@ -90,8 +92,11 @@ def test_the_summary_counts_only_what_matches_and_never_a_best_of_nothing():
 def test_the_score_carries_its_interval_and_the_rank_range_shows_only_where_known():
     html = board.render(ROWS, board.BoardView())
     assert '<strong>36.26</strong> <span class="nt-ci" title="95% interval">[34.10, 38.50]</span>' in html
-    assert ">Rank range<" in html and '<td class="nt-sec">1–3</td>' in html
-    assert ">Rank range<" not in board.render([r for r in ROWS if not r.get("rank_range")], board.BoardView())
+    # Qwen: nobody significantly better, Tiny significantly worse, 4 ranked entries (the hidden "qwen" too): 1-3.
+    tip = "0 significantly better, 2 tied, 1 significantly worse"
+    assert ">Rank range<" in html and f'<td class="nt-sec"><span title="{tip}">1–3</span></td>' in html
+    without = [r for r in ROWS if r.get("significantly_better") is None]
+    assert ">Rank range<" not in board.render(without, board.BoardView())
     assert interval(None) is None and interval([1.0]) is None and rank_range([2, 2]) == "2" and rank_range(None) == "—"
 
 

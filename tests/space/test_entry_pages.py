@@ -14,7 +14,7 @@ ROWS = [
         "model": "<b>Alpha</b>",
         "score": 40.0,
         "score_ci": [38.0, 42.5],
-        "rank_range": [1, 2],
+        "significantly_better": [],  # nobody above it, and "b2" does not list it as significantly better: 1-2
         "per_embodiment": {"Human": 41.0},
         "per_metadata": {"lighting_conditions": {"Day": 40.0}},
         "scorer_version": "1.0.0",
@@ -22,7 +22,14 @@ ROWS = [
         "model_link": "javascript:alert(1)",
         "paper_link": "https://arxiv.org/abs/1",
     },
-    {"submission_id": "b2", "kind": "submission", "split": "test", "model": "Beta", "score": 35.0},
+    {
+        "submission_id": "b2",
+        "kind": "submission",
+        "split": "test",
+        "model": "Beta",
+        "score": 35.0,
+        "significantly_better": [],
+    },
     {"submission_id": "baseline-test", "kind": "baseline", "split": "test", "model": "Straight", "score": 0.0},
 ]
 

@@ -7,7 +7,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from leaderboard.config import SettingsError
-from space.guard import Guard, allowed_origins, app_kwargs, local_hosts
+from space.guard import Door, Guard, Keeper, allowed_origins, local_hosts
 from space.settings import SpaceSettings
 
 SPACE = SpaceSettings(space_id="org/board", space_hosts=("org-board.hf.space", "board.example.org"))
@@ -39,7 +39,11 @@ def test_settings_name_the_key_and_the_value_when_wrong():
 
 
 def guarded(space: SpaceSettings) -> TestClient:
-    app = FastAPI(**app_kwargs(Guard(space, max_file_bytes=1000), {}))
+    """The door and the keeper around two stand-in routes (the site's own order: ``space.server.guarded``)."""
+    guard = Guard(space, max_file_bytes=1000)
+    app = FastAPI()
+    app.add_middleware(Keeper, guard=guard)
+    app.add_middleware(Door, guard=guard)
 
     @app.get("/logout")
     def logout() -> str:

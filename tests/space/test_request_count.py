@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import httpx
@@ -16,14 +14,12 @@ from starlette.responses import PlainTextResponse, StreamingResponse
 from starlette.routing import Route
 from starlette.testclient import TestClient
 
-from app import build_demo, build_desk
 from leaderboard import Settings
 from leaderboard.pages_first import Gauge
-from space.request_count import CountRequests, count_events
-from space.server import launch
-from space.services import Services
+from space.request_count import CountRequests
 from space.settings import SpaceSettings
-from tests.space.test_sessions import _free_port, visit
+from tests.space.served_site import Site, free_port, served
+from tests.space.test_gradio_internals import visit
 
 
 class Recording(Gauge):
@@ -70,22 +66,6 @@ def test_a_request_counts_until_answered_and_a_stream_only_until_it_starts(gauge
     assert gauge.count == 0  # nothing left counted, the failure included
 
 
-def test_an_event_counts_while_the_queue_processes_it(gauge):
-    class Queue:
-        async def process_events(self, events: list, batch: bool) -> str:
-            return f"{len(events)} processed at count {gauge.count}"
-
-    queue = Queue()
-    count_events(queue, gauge)
-
-    def run() -> str:  # in a thread of its own: Playwright's sync API keeps a loop running in this one
-        return asyncio.run(queue.process_events([1, 2], False))
-
-    with ThreadPoolExecutor(1) as thread:
-        assert thread.submit(run).result(timeout=30) == "2 processed at count 1"
-    assert gauge.count == 0
-
-
 def test_a_page_event_waiting_for_a_check_leaves_the_count_meanwhile(gauge, settings, files):
     from space.offload import Offload
 
@@ -99,37 +79,33 @@ def test_a_page_event_waiting_for_a_check_leaves_the_count_meanwhile(gauge, sett
 
 
 @pytest.fixture
-def served(tmp_path, demo_dataset, demo_public, key_cache) -> Iterator[tuple[str, Services]]:
+def site(tmp_path, demo_dataset, demo_public, key_cache) -> Iterator[Site]:
     env = {"LEADERBOARD_HOME": str(tmp_path / "home"), "ANSWER_KEY_DATASET": str(demo_dataset),
            "PUBLIC_DATASET": str(demo_public)}  # fmt: skip
     settings = dataclasses.replace(Settings.from_env(env), answer_key_cache=key_cache)
-    space = SpaceSettings(server_port=_free_port())
-    services = Services.create(settings, space)
-    demo, desk = build_demo(settings, services), build_desk(services)
-    launch(demo, settings, space, services, desk=desk, prevent_thread_lock=True, quiet=True)
-    try:
-        yield f"http://127.0.0.1:{space.server_port}", services
-    finally:
-        demo.close()
-        for pool in (services.checks, services.drawings):
-            if pool is not None:
-                pool.close()
+    with served(settings, SpaceSettings(server_port=free_port())) as running:
+        try:
+            yield running
+        finally:
+            for pool in (running.services.checks, running.services.drawings):
+                if pool is not None:
+                    pool.close()
 
 
-def test_the_app_counts_a_visits_page_and_events_and_ends_at_zero(served):
-    url, services = served
-    gauge = services.pages_busy
+def test_the_site_counts_a_board_request_while_it_is_drawn_and_ends_at_zero(site: Site):
+    gauge = site.services.pages_busy
     assert gauge is not None
     during: list[int] = []
-    table = services.board.table
+    table = site.services.board.table
 
-    def counted_table(view):  # the board's handler, as the page's load event calls it
+    def counted_table(view):  # the board page's drawing
         during.append(gauge.count)
         return table(view)
 
-    services.board.table = counted_table  # type: ignore[method-assign]
-    with httpx.Client(base_url=url, timeout=60) as client:
-        visit(client)
-        visit(client)
-    assert during and min(during) >= 1  # the event being answered is counted
-    assert gauge.count == 0  # every request and event left the count again
+    site.services.board.table = counted_table  # type: ignore[method-assign]
+    with httpx.Client(base_url=site.url, timeout=60) as client:
+        for query in ("", "?q=a", "?sort=model"):  # three views: each drawn once
+            assert client.get(f"/{query}").status_code == 200
+        visit(client)  # a signed-in page's visit: its requests counted, its streams not held in the count
+    assert during and min(during) >= 1  # the request being answered is counted
+    assert gauge.count == 0  # every request left the count again

@@ -1,50 +1,51 @@
-"""What page visits leave on the server stays bounded (issue 14, attack 11: steady viewing wore the Space down).
+"""What ``space/gradio_internals.py`` does to Gradio, over HTTP against the real site: each test fails when a
+Gradio upgrade renames or changes what a workaround relies on (no version pin).
 
-Gradio keeps a copy of the page per visit (``gradio.state_holder``); the app keeps at most
-``MAX_VISITS`` of them and drops a visit's copy once its tab has closed (``space.visits``). These
-tests load the real page over HTTP, as a browser does, many more times than the bound, and look at
-the server's store itself: its size, not a timing.
+Gradio keeps a copy of the page per visit (``gradio.state_holder``); the app keeps at most ``MAX_VISITS``
+of them and drops a visit's copy once its tab has closed. These tests load the signed-in pages over HTTP,
+as a browser does, many more times than the bound, and look at the server's store itself: its size, not a
+timing.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import secrets
-import socket
+import sys
 from collections.abc import Iterator
 from types import SimpleNamespace
 
-import gradio as gr
 import httpx
 import pytest
 
-from app import build_demo, build_desk
 from leaderboard import Settings
-from space import visits
-from space.server import launch
-from space.services import Services
+from space import gradio_internals
+from space.server import DESK_PATH, WORKSPACE_PATH
 from space.settings import SpaceSettings
+from tests.space.served_site import Site, free_port, served
 
 BOUND = 5
 VISITS = 4 * BOUND
 
 
 @pytest.fixture
-def served(tmp_path, demo_dataset, demo_public, key_cache) -> Iterator[tuple[str, gr.Blocks, gr.Blocks]]:
+def site(tmp_path, demo_dataset, demo_public, key_cache, monkeypatch) -> Iterator[Site]:
+    for name, value in gradio_internals.QUIET_ANALYTICS.items():  # as app.main sets them, before any Blocks
+        monkeypatch.setenv(name, value)
     env = {"LEADERBOARD_HOME": str(tmp_path / "home"), "ANSWER_KEY_DATASET": str(demo_dataset),
            "PUBLIC_DATASET": str(demo_public), "MAINTAINERS": "boss"}  # fmt: skip
     settings = dataclasses.replace(Settings.from_env(env), answer_key_cache=key_cache)
-    space = SpaceSettings(server_port=_free_port(), max_visits=BOUND)
-    services = Services.create(settings, space)
-    demo, desk = build_demo(settings, services), build_desk(services)
-    launch(demo, settings, space, desk=desk, prevent_thread_lock=True, quiet=True)
-    try:
-        yield f"http://127.0.0.1:{space.server_port}", demo, desk
-    finally:
-        demo.close()
+    with served(settings, SpaceSettings(server_port=free_port(), max_visits=BOUND)) as running:
+        yield running
 
 
-def visit(client: httpx.Client, path: str = "", session: str | None = None) -> str:
+@pytest.fixture
+def served_(site: Site):
+    """``(url, the workspace's Gradio app, the desk's)``: visits go to ``WORKSPACE_PATH`` unless told otherwise."""
+    return site.url, site.workspace, site.desk
+
+
+def visit(client: httpx.Client, path: str = WORKSPACE_PATH, session: str | None = None) -> str:
     """Load a page as a browser does: the page, then every event it fires on load, in one new session
     (or in ``session``)."""
     client.get(f"{path}/").raise_for_status()
@@ -63,7 +64,7 @@ def load_events(config: dict) -> list[dict]:
     return loads
 
 
-def post_event(client: httpx.Client, config: dict, dep: dict, session: str, path: str = "") -> str:
+def post_event(client: httpx.Client, config: dict, dep: dict, session: str, path: str = WORKSPACE_PATH) -> str:
     """Queue ``dep`` with the page's default inputs in ``session``; its event id (its answer is not read)."""
     data = [_value(config, i) for i in dep["inputs"]]
     posted = client.post(f"{path}/gradio_api/call/{dep['api_name']}", json={"data": data, "session_hash": session})
@@ -71,13 +72,13 @@ def post_event(client: httpx.Client, config: dict, dep: dict, session: str, path
     return str(posted.json()["event_id"])
 
 
-def test_page_visits_keep_at_most_max_visits_states(served):
-    url, demo, desk = served
+def test_page_visits_keep_at_most_max_visits_states(served_):
+    url, demo, desk = served_
     seen = []
     with httpx.Client(base_url=url, timeout=60) as client:
         for _ in range(VISITS):
             seen.append(visit(client))
-            seen.append(visit(client, "/maintainers"))
+            seen.append(visit(client, DESK_PATH))
     kept = demo.state_holder.session_data
     assert len(kept) <= BOUND, f"{len(kept)} visits kept after {VISITS}, bound {BOUND}"
     assert len(desk.state_holder.session_data) <= BOUND
@@ -85,39 +86,46 @@ def test_page_visits_keep_at_most_max_visits_states(served):
     assert len(demo.state_holder.time_last_used) <= BOUND  # Gradio's side table shrinks with it
 
 
-def test_the_queue_keeps_few_past_events_and_never_summarises_them(served):
-    url, demo, _ = served
+def test_the_queue_keeps_few_past_events_and_never_summarises_them(served_):
+    url, demo, _ = served_
     with httpx.Client(base_url=url, timeout=60) as client:
         for _ in range(VISITS):
             visit(client)
     queue = demo._queue
     assert queue.events_recorded >= VISITS  # events were recorded: the bound below is not vacuous
-    assert len(queue.event_analytics) <= visits.ANALYTICS_KEPT
+    assert len(queue.event_analytics) <= int(gradio_internals.QUIET_ANALYTICS["GRADIO_ANALYTICS_MAX_EVENTS"])
+    assert queue.ANAYLTICS_CACHE_FREQUENCY == sys.maxsize  # (sic) Gradio read the setting: no summary ever
     # Gradio rebuilds this pandas summary of every recorded event after each event unless told not to.
     assert queue.cached_event_analytics_summary == {"functions": {}}
 
 
-def test_a_closed_visit_leaves_nothing(served):
-    url, demo, _ = served
+def test_a_closed_visit_leaves_nothing(served_):
+    url, demo, _ = served_
     with httpx.Client(base_url=url, timeout=60) as client:
         sessions = [visit(client) for _ in range(3)]
     holder = demo.state_holder
     assert set(sessions) <= set(holder.session_data)
     holder.session_data[sessions[0]].is_closed = True  # what Gradio's heartbeat does when the tab closes
-    assert visits.forget_closed(holder) == 1
+    assert gradio_internals.forget_closed(holder) == 1
     assert sessions[0] not in holder.session_data and sessions[0] not in holder.time_last_used
     assert set(sessions[1:]) <= set(holder.session_data)  # open visits keep their state
 
 
-def test_the_public_page_does_not_carry_the_maintainers_desk(served):
-    url, demo, desk = served
-    page = httpx.get(f"{url}/config", timeout=30).json()
+def test_the_public_board_is_no_gradio_page_and_the_workspace_does_not_carry_the_desk(served_):
+    url, workspace, desk = served_
+    board = httpx.get(f"{url}/", timeout=30)
+    assert board.status_code == 200 and "gradio_config" not in board.text and "leaderboard-table" in board.text
+    page = httpx.get(f"{url}{WORKSPACE_PATH}/config", timeout=30).json()
     ids = {c["props"].get("elem_id") for c in page["components"]}
     names = {d.get("api_name") for d in page["dependencies"]}
     assert "approve-button" not in ids and not names & {"approve", "reject", "maintainers_refresh"}
-    desk_page = httpx.get(f"{url}/maintainers/config", timeout=30).json()
+    desk_page = httpx.get(f"{url}{DESK_PATH}/config", timeout=30).json()
     assert {"approve", "reject", "maintainers_refresh"} <= {d.get("api_name") for d in desk_page["dependencies"]}
-    assert len(page["components"]) < len(demo.blocks) + len(desk.blocks)
+
+
+def test_visits_are_bounded_by_gradios_own_setting(served_):
+    _, workspace, desk = served_
+    assert workspace.state_holder.capacity == desk.state_holder.capacity == BOUND
 
 
 def test_max_visits_is_a_setting():
@@ -130,61 +138,45 @@ def _value(config: dict, component_id: int) -> object:
     return component["props"].get("value")
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def test_delivered_events_leave_no_set_per_visit(served):
+def test_delivered_events_leave_no_set_per_visit(served_):
     """Gradio kept an empty set per visit once its events were delivered: one per page load, forever
     (the 2026-11-27 soak: +50 MB and p95 x2 in 30 minutes)."""
-    url, demo, _ = served
+    url, demo, _ = served_
     with httpx.Client(base_url=url, timeout=60) as client:
         sessions = [visit(client) for _ in range(VISITS)]
     pending = demo._queue.pending_event_ids_session
     left = [s for s in sessions if s in pending]
     assert left and all(not pending[s] for s in left)  # what Gradio leaves: the bound below is not vacuous
-    assert visits.forget_delivered(demo._queue) >= len(left)
+    assert gradio_internals.forget_delivered(demo._queue) >= len(left)
     assert not any(s in pending for s in sessions)
     with httpx.Client(base_url=url, timeout=60) as client:
         visit(client, session=sessions[0])  # the same visit calls again: each event completes (visit asserts it)
     assert sessions[0] in pending and not pending[sessions[0]]  # Gradio made its set again, and emptied it
 
 
-def test_a_waiting_visit_keeps_its_mailbox_through_many_new_visits(served):
+def test_a_waiting_visit_keeps_its_mailbox_through_many_new_visits(served_):
     """Gradio evicted the oldest visit's mailbox at its 2,001st new visit even while that visit's event was in
     flight; the next message for it raised in the queue's loop and stopped the queue for everyone (the
     2026-11-27 attack benchmark: 503 "Queue is stopped" from then on). Here the bound is ``BOUND`` visits."""
-    url, demo, _ = served
+    url, demo, _ = served_
     with httpx.Client(base_url=url, timeout=60) as client:
-        config = client.get("/config").json()
+        config = client.get(f"{WORKSPACE_PATH}/config").json()
         load, waiting = load_events(config)[0], secrets.token_hex(6)
         event_id = post_event(client, config, load, waiting)  # its answer unread: in flight, as behind a long draw
         others = [visit(client) for _ in range(VISITS)]
         mailboxes = demo._queue.pending_messages_per_session
         assert len(mailboxes) <= BOUND + 1, f"{len(mailboxes)} mailboxes kept after {VISITS} visits"
         assert waiting in mailboxes and others[-1] in mailboxes
-        stream = client.get(f"/gradio_api/call/{load['api_name']}/{event_id}").text
+        stream = client.get(f"{WORKSPACE_PATH}/gradio_api/call/{load['api_name']}/{event_id}").text
         assert "event: complete" in stream, stream[:300]  # the waiting visit still gets its answer
         visit(client)  # and the queue still serves everyone
     assert not demo._queue.stopped
 
 
-def test_a_message_for_a_gone_mailbox_is_dropped_not_raised(served):
+def test_a_message_for_a_gone_mailbox_is_dropped_not_raised(served_):
     """Gradio deletes a visit's mailbox when its reader disconnects, while its event may still run: the
     message that event sends next must not raise in the queue's loop (which would stop the queue)."""
-    _, demo, _ = served
+    _, demo, _ = served_
     gone = SimpleNamespace(session_hash="reader-left", alive=True, _id="e1")
     demo._queue.send_message(gone, SimpleNamespace(event_id=None))
     assert not demo._queue.stopped
-
-
-def test_the_kept_configuration_is_gradios_own_answer(served):
-    url, _, _ = served
-    with httpx.Client(base_url=url, timeout=30) as client:
-        first, kept = client.get("/config").json(), client.get("/config").json()
-        own = client.get("/config/").json()  # the same route under a path the page cache does not keep
-        elsewhere = client.get("/config", headers={"host": url.replace("127.0.0.1", "localhost").split("//")[1]})
-    assert kept == first == own
-    assert "localhost" in elsewhere.json()["root"] and "127.0.0.1" in first["root"]

@@ -1,0 +1,134 @@
+"""What remains of Gradio's internals that this app touches, each with why; nothing else in the product does.
+
+Readers never reach Gradio (the public pages are plain routes, ``space/public``): what is left serves the
+signed-in pages (``/submit``, ``/maintainers``), which anyone may still open, so a stranger's visits and
+events must stay bounded there too. Each item names the Gradio attribute it relies on, and
+``tests/space/test_gradio_internals.py`` fails when an upgrade renames or removes one (not a version pin).
+
+1. **Visits kept** (``bound_visits``): ``Blocks.state_session_capacity``, the value ``launch(state_session_capacity=)``
+   sets; ``mount_gradio_app`` has no such parameter, so it is set on the Blocks before mounting. Gradio's
+   ``StateHolder`` then keeps at most that many visits' state (the oldest forgotten past it).
+2. **Closed visits forgotten at once** (``forget_closed``: ``StateHolder.session_data``, ``time_last_used``,
+   ``lock``, ``delete_state``): Gradio only marks a closed tab's state and keeps the entry until the cap, and
+   its once-a-second expiry sweep walks every entry on the event loop: the server grew by one entry a visit.
+3. **Delivered events' empty sets dropped** (``forget_delivered``: ``Queue.pending_event_ids_session``):
+   Gradio keeps one empty set per visit forever once its events are delivered.
+4. **Mailboxes evicted only when idle** (``Mailboxes``, ``protect``: ``Queue.pending_messages_per_session``,
+   an ``LRUCache(2000)``, and ``Queue.send_message``): Gradio evicts the oldest visit's message queue even
+   while its events run; the next message for it raised ``KeyError`` in the loop that starts events and
+   stopped the queue for everyone (``503 Queue is stopped`` until a restart), which anyone could cause by
+   keeping one event waiting and opening 2,000 visits. Busy mailboxes are never evicted; a message for a
+   visit whose mailbox is gone is dropped.
+
+Gradio's analytics of past events (a pandas summary after *every* event, up to 10,000 kept) is turned down
+with its own settings, ``GRADIO_ANALYTICS_CACHE_FREQUENCY`` and ``GRADIO_ANALYTICS_MAX_EVENTS``
+(``QUIET_ANALYTICS``, set by ``app.main`` before any Blocks exists).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sys
+from collections import OrderedDict
+from typing import Any
+
+import gradio as gr
+from gradio.queueing import Queue
+from gradio.state_holder import StateHolder
+from gradio.utils import LRUCache
+
+log = logging.getLogger(__name__)
+
+SWEEP_S = 5.0  # how often closed visits and delivered events' sets are dropped
+QUIET_ANALYTICS = {
+    "GRADIO_ANALYTICS_CACHE_FREQUENCY": str(sys.maxsize),  # summarise past events after never
+    "GRADIO_ANALYTICS_MAX_EVENTS": "100",  # events kept for a monitoring page this app does not serve
+}
+
+
+def bound_visits(blocks: gr.Blocks, capacity: int) -> None:
+    """At most ``capacity`` visits' state kept by ``blocks`` once mounted (item 1)."""
+    blocks.state_session_capacity = capacity
+
+
+async def keep_safe(app: Any, capacity: int, every_s: float = SWEEP_S) -> None:
+    """Items 2-4 for one mounted Gradio app, until cancelled (the server's lifespan owns it)."""
+    holder, queue = app.state_holder, app.get_blocks()._queue
+    protect(queue, capacity)
+    while True:
+        await asyncio.sleep(every_s)
+        try:
+            forget_closed(holder)
+            forget_delivered(queue)
+        except Exception:  # a sweep that fails must not end the sweeping; the next one tries again
+            log.exception("dropping what closed visits left failed")
+
+
+def forget_closed(holder: StateHolder) -> int:
+    """Drop the state of every visit whose tab has closed; how many were dropped."""
+    closed = [sid for sid, state in list(holder.session_data.items()) if state.is_closed]
+    for sid in closed:
+        holder.delete_state(sid)  # runs the gr.State delete callbacks, as Gradio's own expiry does
+        with holder.lock:
+            holder.session_data.pop(sid, None)
+            holder.time_last_used.pop(sid, None)
+    return len(closed)
+
+
+def forget_delivered(queue: Queue) -> int:
+    """Drop the visits' event sets that are empty (every event delivered); how many were dropped.
+
+    Safe on the event loop between two awaits, which is where the sweep runs: Gradio's stream reads a
+    visit's set only while one of its events is pending (the set is not empty then), and its next
+    ``push`` for that visit makes a new set."""
+    pending = queue.pending_event_ids_session
+    empty = [session for session, ids in list(pending.items()) if not ids]
+    for session in empty:
+        if not pending.get(session, True):
+            del pending[session]
+    return len(empty)
+
+
+class Mailboxes(LRUCache):
+    """Gradio's ``LRUCache`` of mailboxes, with eviction limited to idle ones (see the module's docstring)."""
+
+    def __init__(self, queue: Queue, capacity: int) -> None:
+        super().__init__(capacity)
+        self.pending = queue.pending_event_ids_session  # the same dict the queue updates
+        self.update(queue.pending_messages_per_session)
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        if key not in self and len(self) >= self.max_size:
+            self._evict_one_idle()
+        OrderedDict.__setitem__(self, key, value)  # not LRUCache's: it would evict blindly
+        self.move_to_end(key)
+
+    def idle(self, session: str) -> bool:
+        """No event of ``session`` waits, runs or has an unread result, and no stream waits for its messages."""
+        box = OrderedDict.__getitem__(self, session)
+        return not self.pending.get(session) and not getattr(box, "_getters", None)
+
+    def _evict_one_idle(self) -> None:
+        for session in self:  # oldest first
+            if self.idle(session):
+                del self[session]
+                return
+        log.warning("all %d visit mailboxes are in use: keeping one more", len(self))
+
+
+def protect(queue: Queue, capacity: int) -> None:
+    """Install ``Mailboxes`` and the forgiving ``send_message`` on ``queue`` (once; at server start)."""
+    if isinstance(queue.pending_messages_per_session, Mailboxes):
+        queue.pending_messages_per_session.max_size = capacity
+        return
+    queue.pending_messages_per_session = Mailboxes(queue, capacity)
+    deliver = queue.send_message
+
+    def send_message(event: Any, message: Any) -> None:
+        if event.session_hash not in queue.pending_messages_per_session:
+            log.info("dropped a message for visit %s: its mailbox is gone (its reader left)", event.session_hash)
+            return
+        deliver(event, message)
+
+    queue.send_message = send_message  # type: ignore[method-assign,assignment]

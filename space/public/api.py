@@ -1,0 +1,294 @@
+"""The board and one entry as JSON: ``GET /api/board?split=test`` and ``GET /api/entry/{submission_id}``.
+
+The board's JSON is the CSV (``space/pages/board_csv.py``) with types: the same columns in the same order,
+the same rows in the same order, the same ranks and rank ranges (both come from ``board_ranks.ranked``), numbers
+as numbers, booleans as booleans, empty cells as ``null``. Every public row of the split is there, as in the
+CSV: flagged entries (ranked where their score places them among the unflagged, ``flag_kind`` set) and
+Hub-reported rows (``kind`` "hub", unranked); a reader filters them as they like. An entry's JSON is its row of
+its split's board (the same keys) and, once the public datasets are prepared, each group's figure with its 95%
+interval (overall, per embodiment, per task category: ``EntryIntervals``, aggregates only).
+
+Each body is drawn once per results version (``services.board.snapshot().version``) and key (split, or id),
+kept with its ETag (a hash of the body) in a bounded cache, and sent with ``Cache-Control: public, no-cache``:
+any cache may keep it (nothing in it depends on who asks) but must ask again before each use, which costs a
+304 without a body as long as the results have not changed, and never shows a stale board after a new result.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import re
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Iterable, Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TypeVar
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from leaderboard.errors import InvalidAction
+from scoring.aggregate import METADATA_FIELDS
+from scoring.penalty_table import EMBODIMENTS
+from space.pages import board_csv
+from space.pages.board_cache import Snapshot
+from space.pages.board_url import SPLITS
+from space.pages.entry import MAX_ID
+from space.public.board_page import last_updated
+from space.public.entry_page import intervals_of
+from space.services import Services
+
+Row = Mapping[str, object]
+BOARD_PATH, ENTRY_PATH = "/api/board", "/api/entry/{submission_id}"
+# Ids the table makes: 24 hex digits, "reported-…", "baseline-test", "hub-…" (an old store's are alike).
+ID_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
+BODIES = 2048  # bodies kept: two boards and each public entry of the current results version
+BYTES = 64_000_000  # and at most this many bytes of them in all
+MAX_IF_NONE_MATCH = 4096  # characters of an If-None-Match header read (a browser sends one tag)
+HEADERS = {"Cache-Control": "public, no-cache", "Vary": "Accept-Encoding"}
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Body:
+    """A drawn response: its bytes and its strong ETag."""
+
+    data: bytes
+    etag: str
+
+    @classmethod
+    def of(cls, value: object) -> Body:
+        return cls.of_bytes(json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode())
+
+    @classmethod
+    def of_bytes(cls, data: bytes) -> Body:
+        return cls(data, f'"{hashlib.sha256(data).hexdigest()[:32]}"')  # 128 bits: no two versions collide
+
+
+def routes(services: Services) -> list[BaseRoute]:
+    """The JSON API's routes (GET, and HEAD with it)."""
+    api = Api(services)
+    return [Route(BOARD_PATH, api.board, methods=["GET"]), Route(ENTRY_PATH, api.entry, methods=["GET"])]
+
+
+class Api:
+    def __init__(self, services: Services) -> None:
+        self.services = services
+        self.intervals = intervals_of(services)
+        self.kept = Kept()
+
+    async def board(self, request: Request) -> Response:
+        split = request.query_params.get("split", "test")
+        if split not in SPLITS:
+            return error(400, f"split {split[:40]!r}: expected one of {', '.join(SPLITS)}")
+        return answer(request, await run_in_threadpool(self.board_body, split))
+
+    async def entry(self, request: Request) -> Response:
+        wanted = request.path_params["submission_id"]
+        if len(wanted) > MAX_ID or not ID_PATTERN.fullmatch(wanted):
+            return error(400, f"id {wanted[:40]!r}: expected at most {MAX_ID} letters, digits, '.', '_' or '-'")
+        body = await run_in_threadpool(self.entry_body, wanted)
+        if body is None:
+            return error(404, f"no public entry has the id {wanted!r}")
+        return answer(request, body)
+
+    def board_body(self, split: str) -> Body:
+        snapshot = self.services.board.snapshot()
+        return self.kept.get(snapshot.version, ("board", split), lambda: Body.of(board_json(snapshot, split)))
+
+    def entry_body(self, submission_id: str) -> Body | None:
+        """The entry's body, or None when no public row has the id (private, withdrawn, never made)."""
+        snapshot = self.services.board.snapshot()
+        index = self.kept.get(snapshot.version, "index", lambda: Index.of(snapshot.rows))
+        found = index.rows.get(submission_id)
+        if found is None:
+            return None
+        split, row = found
+        warmup = self.services.warmup
+        if not warmup.ready.is_set() or warmup.error:  # the categories are not read yet: no groups, not kept
+            return Body.of(entry_json(snapshot, split, index.columns[split], row, None))
+
+        def draw() -> Body:
+            return Body.of(entry_json(snapshot, split, index.columns[split], row, self.groups(snapshot, row)))
+
+        return self.kept.get(snapshot.version, ("entry", submission_id), draw)
+
+    def groups(self, snapshot: Snapshot, row: Row) -> list[dict[str, object]]:
+        public = next((r for r in snapshot.rows if r.get("submission_id") == row.get("submission_id")), row)
+        try:
+            figures = self.intervals.groups(public)
+        except InvalidAction:
+            return []
+        return [
+            {"kind": g.kind, "name": g.name, "value": _json(g.value), "ci_low": low, "ci_high": high}
+            for g in figures
+            for low, high in [(_json(g.interval[0]), _json(g.interval[1])) if g.interval else (None, None)]
+        ]
+
+
+@dataclass(frozen=True)
+class Index:
+    """Each split's columns and every public row by id, as the board's JSON has them (made once per version)."""
+
+    columns: dict[str, list[str]]
+    rows: dict[str, tuple[str, dict[str, object]]]  # id -> (split, row)
+
+    @classmethod
+    def of(cls, rows: list[dict[str, object]]) -> Index:
+        columns, found = {}, {}
+        for split in SPLITS:  # test first, as the entry page finds an id
+            header, lines = csv_table(rows, split)
+            columns[split] = header
+            for line in lines:
+                found.setdefault(str(line["submission_id"]), (split, line))
+        return cls(columns, found)
+
+
+def board_json(snapshot: Snapshot, split: str) -> dict[str, object]:
+    header, lines = csv_table(snapshot.rows, split)
+    return {**_about(snapshot, split), "columns": header, "rows": lines}
+
+
+def entry_json(
+    snapshot: Snapshot, split: str, header: list[str], row: dict[str, object], groups: list[dict[str, object]] | None
+) -> dict[str, object]:
+    """``groups``: None while the intervals cannot be computed yet (the app is still preparing its data)."""
+    return {**_about(snapshot, split), "columns": header, "row": row, "groups": groups}
+
+
+def _about(snapshot: Snapshot, split: str) -> dict[str, object]:
+    when = last_updated(snapshot)  # a time (UTC) when this process saw the rows change, else the newest date
+    stamp = f"{when:%Y-%m-%dT%H:%M:%SZ}" if isinstance(when, datetime) else None if when is None else when.isoformat()
+    return {"split": split, "version": snapshot.version, "last_updated": stamp}
+
+
+def csv_table(rows: Iterable[Row], split: str) -> tuple[list[str], list[dict[str, object]]]:
+    """The CSV's header and its rows as typed values (``board_csv.csv_bytes`` line for line, before the cells
+    are written as text): ``tests/space/public/test_api.py`` holds the two equal cell for cell.
+
+    Kept beside ``csv_bytes`` rather than in it while that module changes; the natural home of this function
+    is ``board_csv`` (``csv_bytes`` would then write its result).
+    """
+    shown = board_csv.ranked(rows, split)
+    categories = sorted({c for r in shown for c in _dict(r.get("per_category"))})
+    metadata = [(f, v) for f in METADATA_FIELDS for v in sorted({v for r in shown for v in _meta(r, f)})]
+    header = [*board_csv.CSV_BASE]
+    header += [f"per_embodiment.{e}" for e in EMBODIMENTS]
+    header += [f"per_category.{c}" for c in categories]
+    header += [f"per_metadata.{f}.{v}" for f, v in metadata]
+    header += [*board_csv.CSV_TAIL, *board_csv.CSV_UNCERTAINTY]
+    header += [f"per_embodiment_ci.{e}.{end}" for e in EMBODIMENTS for end in ("low", "high")]
+    header += board_csv.CSV_TRUST
+    lines = []
+    for r in shown:
+        line = [r.get(c) for c in board_csv.CSV_BASE]
+        line += [_dict(r.get("per_embodiment")).get(e) for e in EMBODIMENTS]
+        line += [_dict(r.get("per_category")).get(c) for c in categories]
+        line += [_meta(r, f).get(v) for f, v in metadata]
+        line += [r.get(c) for c in board_csv.CSV_TAIL]
+        line += [*board_csv._pair(r.get("score_ci")), *board_csv._pair(r.get("rank_bounds"))]
+        line += [v for e in EMBODIMENTS for v in board_csv._pair(_dict(r.get("per_embodiment_ci")).get(e))]
+        line += board_csv._trust_cells(r)
+        lines.append(dict(zip(header, (_json(v) for v in line), strict=True)))
+    return header, lines
+
+
+def _json(value: object) -> object:
+    """A cell as JSON: numbers, text, booleans and null as they are; NaN and infinities (never meant) as null."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value if value is None or isinstance(value, str | int | float) else str(value)
+
+
+def _dict(value: object) -> dict:
+    return value if isinstance(value, dict) else {}
+
+
+def _meta(row: Row, name: str) -> dict:
+    return _dict(_dict(row.get("per_metadata")).get(name))
+
+
+# -- conditional requests (RFC 9110 section 13.1.2) ---------------------------------------------------------
+
+
+def answer(request: Request, body: Body, media_type: str = "application/json", **headers: str) -> Response:
+    """The body with its ETag, or ``304 Not Modified`` without a body when the client holds it already."""
+    sent = {**HEADERS, "ETag": body.etag, **headers}
+    if matches(request.headers.get("if-none-match"), body.etag):
+        return Response(status_code=304, headers=sent)
+    return Response(body.data, media_type=media_type, headers=sent)
+
+
+def matches(if_none_match: str | None, etag: str) -> bool:
+    """Whether ``If-None-Match`` names ``etag``: ``*``, or a list of tags compared weakly (``W/"x"`` matches
+    ``"x"``).
+
+    >>> matches('W/"a", "b"', '"a"'), matches("*", '"a"'), matches('"b"', '"a"'), matches(None, '"a"')
+    (True, True, False, False)
+    """
+    if not if_none_match:
+        return False
+    value = if_none_match[:MAX_IF_NONE_MATCH].strip()
+    if value == "*":
+        return True
+    opaque = etag.removeprefix("W/")
+    return any(tag == opaque for tag in re.findall(r'(?:W/)?("[^"]*")', value))
+
+
+def error(status: int, message: str) -> Response:
+    return JSONResponse({"error": message}, status_code=status, headers={"Cache-Control": "no-cache"})
+
+
+# -- what is drawn, once per results version ---------------------------------------------------------------
+
+
+class Kept:
+    """Values made once per results version and key: one maker per key at a time (the others wait for its
+    result), the newest version only, the least recently used out past ``size`` values or ``budget`` bytes."""
+
+    def __init__(self, size: int = BODIES, budget: int = BYTES) -> None:
+        self.size, self.budget = size, budget
+        self._lock = threading.Lock()
+        self._kept: OrderedDict[Hashable, object] = OrderedDict()
+        self._making: dict[Hashable, threading.Lock] = {}
+        self._version = 0
+        self._held = 0
+        self.made = 0  # how many were made (what the cache saves shows in tests)
+
+    def get(self, version: int, key: Hashable, make: Callable[[], T]) -> T:
+        with self._lock:
+            if version > self._version:  # older versions are never asked for again
+                self._kept.clear()
+                self._held, self._version = 0, version
+            if key in self._kept and version == self._version:
+                self._kept.move_to_end(key)
+                return self._kept[key]  # type: ignore[return-value]  # kept under its key by make()
+            gate = self._making.setdefault((version, key), threading.Lock())
+        with gate:
+            with self._lock:
+                if key in self._kept and version == self._version:
+                    return self._kept[key]  # type: ignore[return-value]
+            try:
+                made = make()
+            except BaseException:
+                with self._lock:
+                    self._making.pop((version, key), None)
+                raise
+            with self._lock:  # kept before the gate goes: a request coming now finds it
+                self._making.pop((version, key), None)
+                self.made += 1
+                if version == self._version:  # a request that read the rows before they changed: not kept
+                    self._held += _weight(made) - _weight(self._kept.pop(key, None))
+                    self._kept[key] = made
+                    while self._kept and (len(self._kept) > self.size or self._held > self.budget):
+                        self._held -= _weight(self._kept.popitem(last=False)[1])
+        return made
+
+
+def _weight(value: object) -> int:
+    return len(value.data) if isinstance(value, Body) else 0

@@ -1,0 +1,42 @@
+"""Page bodies drawn once per results version and view: a small bounded cache (least recently used out)."""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+
+BODIES = 512  # kept drawings: board views, entries, comparisons (each a few to some hundreds of KB)
+CHARACTERS = 16_000_000  # and at most this much text in all (a board of many entries draws large bodies)
+
+
+class Drawn:
+    def __init__(self, size: int = BODIES, characters: int = CHARACTERS) -> None:
+        self.size, self.characters = size, characters
+        self._held = 0  # characters kept
+        self._lock = threading.Lock()
+        self._kept: OrderedDict[tuple[int, Hashable], str] = OrderedDict()
+        self._version = 0  # the newest results version drawn; older drawings are never asked for again
+        self.drawings = 0  # how many were drawn (what the cache saves shows in tests)
+
+    def get(self, version: int, key: Hashable, draw: Callable[[], str]) -> str:
+        """The drawing of ``key`` for results ``version``; ``draw()`` runs only when it is not kept."""
+        wanted = (version, key)
+        with self._lock:
+            if wanted in self._kept:
+                self._kept.move_to_end(wanted)
+                return self._kept[wanted]
+        made = draw()
+        with self._lock:
+            self.drawings += 1
+            if version < self._version:  # a request that read the rows before they changed: not kept
+                return made
+            if version > self._version:
+                self._kept.clear()
+                self._held, self._version = 0, version
+            if wanted not in self._kept:
+                self._kept[wanted] = made
+                self._held += len(made)
+            while self._kept and (len(self._kept) > self.size or self._held > self.characters):
+                self._held -= len(self._kept.popitem(last=False)[1])
+        return made

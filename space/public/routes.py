@@ -1,0 +1,220 @@
+"""The public pages' routes: ``routes(services, viewer_of)`` (``space/server.py`` adds them to the site).
+
+``GET /`` the board (``space/pages/board_url.py``'s parameters; ``/?entry=ID`` and ``/?compare=a,b``, the
+old addresses, redirect), ``/entry/{id}``, ``/compare``, ``/about``, ``/embed``, ``/examples/{name}`` and
+``/static/{name}``. Bodies are drawn once per results version and view (``Drawn``), in a worker thread;
+only the header, which names who is signed in, is drawn per request (pages are ``private, no-cache``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from urllib.parse import urlencode
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import FileResponse, HTMLResponse, PlainTextResponse, RedirectResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from leaderboard.errors import InvalidAction
+from leaderboard.uncertainty_compare import GroupFigure
+from space.pages import entry
+from space.pages.about import TITLE
+from space.pages.warmup import EXAMPLES
+from space.public import about_page, board_page, entry_page
+from space.public.board_address import address, controls_of, is_noisy
+from space.public.drawn import Drawn
+from space.public.shell import Meta, Viewer, head, header_html, page, static_file
+from space.services import Services
+
+PAGE_HEADERS = {"Cache-Control": "private, no-cache", "Vary": "Cookie"}  # the header names who is signed in
+STATIC_TYPES = {
+    "site.css": "text/css; charset=utf-8",
+    "header.css": "text/css; charset=utf-8",
+    "board.js": "text/javascript; charset=utf-8",
+    "favicon.svg": "image/svg+xml",
+}
+EXAMPLE_NAMES = {name for name, _, _ in EXAMPLES}
+# The embed is made to be framed by other sites (a project page, a paper's site): its own policy says so.
+EMBED_POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; "
+    "base-uri 'self'; form-action 'self'; frame-ancestors *"
+)
+INTERVALS_LATER = (
+    "<p class='nt-note nt-note-info' id='entry-intervals-later'>The per-group intervals appear once the public "
+    "datasets are prepared (the first start makes them): reload in a few seconds.</p>"
+)
+
+
+def routes(services: Services, viewer_of: Callable[[Request], Viewer]) -> list[BaseRoute]:
+    pages = Pages(services, viewer_of)
+    return [
+        Route("/", pages.board, methods=["GET"]),
+        Route("/embed", pages.embed, methods=["GET"]),
+        Route("/entry/{submission_id}", pages.entry, methods=["GET"]),
+        Route("/compare", pages.compare, methods=["GET"]),
+        Route("/about", pages.about, methods=["GET"]),
+        Route("/examples/{name}", pages.example, methods=["GET"]),
+        Route("/static/{name}", pages.static, methods=["GET"]),
+    ]
+
+
+class Pages:
+    def __init__(self, services: Services, viewer_of: Callable[[Request], Viewer]) -> None:
+        self.services, self.viewer_of = services, viewer_of
+        self.drawn = Drawn()
+        self.intervals = entry_page.intervals_of(services)
+        self._static: dict[str, bytes] = {}
+
+    # -- the board ---------------------------------------------------------------------------------------
+
+    async def board(self, request: Request) -> Response:
+        params = request.query_params
+        old = _legacy(params)
+        if old is not None:
+            return RedirectResponse(old, status_code=302)
+        pairs = params.multi_items()
+        controls = controls_of(pairs)
+        if is_noisy(pairs):  # a GET form's submission: to the short address of the same view
+            return RedirectResponse(address(controls), status_code=303)
+        snapshot = await run_in_threadpool(self.services.board.snapshot)
+        body = await run_in_threadpool(
+            self.drawn.get, snapshot.version, ("board", controls), lambda: board_page.board_body(snapshot, controls)
+        )
+        split = "" if controls.split == "test" else f" ({controls.split} split)"
+        meta = Meta(
+            f"{TITLE}{split}", board_page.description(snapshot, controls), self._url(request, address(controls))
+        )
+        return self._page(request, meta, "board", body, script=True)
+
+    async def embed(self, request: Request) -> Response:
+        controls = controls_of(request.query_params.multi_items())
+        snapshot = await run_in_threadpool(self.services.board.snapshot)
+        body = await run_in_threadpool(
+            self.drawn.get, snapshot.version, ("embed", controls), lambda: board_page.embed_body(snapshot, controls)
+        )
+        meta = Meta(TITLE, board_page.description(snapshot, controls), self._url(request, address(controls)))
+        html = f'{head(meta, extra=_BASE)}<body class="nt-embed-body"><main id="main">{body}</main></body></html>'
+        headers = {"Cache-Control": "no-cache", "Content-Security-Policy": EMBED_POLICY}
+        return HTMLResponse(html, headers=headers)
+
+    # -- an entry, two entries ---------------------------------------------------------------------------
+
+    async def entry(self, request: Request) -> Response:
+        wanted = entry.entry_id({"entry": request.path_params["submission_id"]}) or ""
+        snapshot = await run_in_threadpool(self.services.board.snapshot)
+        row = entry.find(snapshot.rows, wanted)
+        here = self._url(request, request.url.path)
+        if row is None:
+            meta = Meta(f"No such entry · {TITLE}", "No public entry has this id.", here)
+            return self._page(request, meta, "board", entry_page.missing_body(wanted), status=404)
+
+        def draw() -> str:
+            return entry_page.entry_body(row, self._groups(row), entry.choices(snapshot.rows))
+
+        if self.services.warmup.ready.is_set() and not self.services.warmup.error:
+            body = await run_in_threadpool(self.drawn.get, snapshot.version, ("entry", wanted), draw)
+        else:  # not kept: the intervals come once the data is ready
+            body = INTERVALS_LATER + entry_page.entry_body(row, [], entry.choices(snapshot.rows))
+        meta = Meta(f"{row.get('model')} · {TITLE}", entry_page.entry_description(row), here, kind="article")
+        return self._page(request, meta, "board", body)
+
+    async def compare(self, request: Request) -> Response:
+        ids = entry_page.compare_ids(request.query_params.getlist("compare")[:4])
+        snapshot = await run_in_threadpool(self.services.board.snapshot)
+        found = (None, None) if ids is None else (entry.find(snapshot.rows, ids[0]), entry.find(snapshot.rows, ids[1]))
+
+        def draw() -> str:
+            both = found[0] is not None and found[1] is not None
+            differences = self._differences(found[0], found[1]) if both else None
+            return entry_page.compare_body(entry.choices(snapshot.rows), ids, found, differences)
+
+        ready = self.services.warmup.ready.is_set() and not self.services.warmup.error
+        if ready:
+            body = await run_in_threadpool(self.drawn.get, snapshot.version, ("compare", ids), draw)
+        else:
+            body = INTERVALS_LATER + entry_page.compare_body(entry.choices(snapshot.rows), ids, found, [])
+        missing = ids is not None and None in found
+        where = "/compare" + (f"?{urlencode([('compare', ','.join(ids))])}" if ids else "")
+        meta = Meta(
+            f"Compare · {TITLE}",
+            "Two NaviTrace entries side by side, with paired intervals.",
+            self._url(request, where),
+        )
+        return self._page(request, meta, "board", body, status=404 if missing else 200)
+
+    # -- About, its files, our static files --------------------------------------------------------------
+
+    async def about(self, request: Request) -> Response:
+        settings = self.services.leaderboard.settings
+        warmup = self.services.warmup
+        examples = warmup.example_files() if warmup.ready.is_set() else None
+        body = about_page.about_body(settings.baseline_raw, not settings.answer_key_dataset, examples)
+        meta = Meta(
+            f"About · {TITLE}",
+            "What NaviTrace is, how a trace is scored, the submission file.",
+            self._url(request, "/about"),
+        )
+        return self._page(request, meta, "about", body)
+
+    async def example(self, request: Request) -> Response:
+        name = request.path_params["name"]
+        found = {p.name: p for p in self.services.warmup.example_files()} if name in EXAMPLE_NAMES else {}
+        if name not in found:
+            return PlainTextResponse(f"no example file {name[:80]!r} (yet)", status_code=404)
+        return FileResponse(
+            found[name],
+            media_type="text/tab-separated-values; charset=utf-8",
+            filename=name,
+            headers={"Cache-Control": "no-cache"},
+        )
+
+    async def static(self, request: Request) -> Response:
+        name = request.path_params["name"]
+        if name not in STATIC_TYPES:
+            return PlainTextResponse("not found", status_code=404)
+        if name not in self._static:
+            self._static[name] = await run_in_threadpool(static_file, name)
+        # The pages ask for ``?v=<hash of the content>``: a changed file is a new address.
+        headers = {"Cache-Control": "public, max-age=31536000, immutable"}
+        return Response(self._static[name], media_type=STATIC_TYPES[name], headers=headers)
+
+    # -- helpers -----------------------------------------------------------------------------------------
+
+    def _page(
+        self, request: Request, meta: Meta, active: str, body: str, script: bool = False, status: int = 200
+    ) -> HTMLResponse:
+        path = request.url.path + (f"?{request.url.query}" if request.url.query else "")
+        header = header_html(self.viewer_of(request), active, path)
+        return HTMLResponse(page(meta, header, body, script=script), status_code=status, headers=PAGE_HEADERS)
+
+    def _url(self, request: Request, path: str) -> str:
+        hosts = self.services.space.space_hosts
+        origin = f"https://{hosts[0]}" if hosts else str(request.base_url).rstrip("/")
+        return origin + path
+
+    def _groups(self, row: dict[str, object]) -> list[GroupFigure]:
+        try:
+            return self.intervals.groups(row)
+        except InvalidAction:
+            return []
+
+    def _differences(self, row_a, row_b) -> list[GroupFigure]:
+        try:
+            return self.intervals.compare(row_a, row_b)
+        except InvalidAction:
+            return []
+
+
+_BASE = '<base target="_blank">'
+
+
+def _legacy(params) -> str | None:
+    """Where an old address goes: ``/?entry=ID`` to the entry page, ``/?compare=a,b`` to compare."""
+    wanted = entry.entry_id(params)
+    if wanted is not None:
+        return entry_page.entry_href(wanted)
+    pair = str(params.get("compare") or "")[: 2 * entry.MAX_ID + 1].strip()
+    if pair:
+        return f"/compare?{urlencode([('compare', pair)])}"
+    return None

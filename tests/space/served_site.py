@@ -1,0 +1,69 @@
+"""The whole site (``space.server.build_app``) served in this process on a free port, for tests over HTTP."""
+
+from __future__ import annotations
+
+import contextlib
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import uvicorn
+from fastapi import FastAPI
+from starlette.routing import Mount
+
+from app import build_desk, build_workspace
+from leaderboard import Settings
+from space.server import DESK_PATH, WORKSPACE_PATH, build_app
+from space.services import Services
+from space.settings import SpaceSettings
+
+START_TIMEOUT_S = 60.0
+
+
+@dataclass(frozen=True)
+class Site:
+    url: str
+    app: FastAPI
+    services: Services
+
+    def mounted(self, path: str) -> object:
+        """The Gradio app mounted at ``path`` (``WORKSPACE_PATH`` or ``DESK_PATH``)."""
+        return next(r.app for r in self.app.routes if isinstance(r, Mount) and r.path == path)
+
+    @property
+    def workspace(self):
+        return self.mounted(WORKSPACE_PATH)
+
+    @property
+    def desk(self):
+        return self.mounted(DESK_PATH)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextlib.contextmanager
+def served(settings: Settings, space: SpaceSettings, services: Services | None = None) -> Iterator[Site]:
+    """Serve the site until the block ends; ``space.server_port`` is where (use ``free_port()``)."""
+    services = services or Services.create(settings, space)
+    app = build_app(settings, space, services, build_workspace(services), build_desk(services))
+    server = uvicorn.Server(
+        uvicorn.Config(app, host="127.0.0.1", port=space.server_port, log_level="warning", proxy_headers=False)
+    )
+    thread = threading.Thread(target=server.run, name="site", daemon=True)
+    thread.start()
+    deadline = time.monotonic() + START_TIMEOUT_S
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            raise RuntimeError(f"the site did not start on port {space.server_port}")
+        time.sleep(0.05)
+    try:
+        yield Site(f"http://127.0.0.1:{space.server_port}", app, services)
+    finally:
+        server.should_exit = True
+        thread.join(timeout=15)

@@ -34,7 +34,7 @@ from starlette.routing import Mount
 from leaderboard import Settings
 from leaderboard.pages_first import Gauge
 from scoring import MAX_FILE_BYTES
-from space import gradio_internals
+from space.gradio_internals import bound_visits, keep_safe
 from space.auth import local_session, sign_in_routes, viewer_of
 from space.board_download import routes as board_routes
 from space.guard import DESK_PATH, WORKSPACE_PATH, Door, Guard, Keeper
@@ -79,7 +79,7 @@ def build_app(
         app.router.routes.append(route)
     for path, blocks in ((WORKSPACE_PATH, workspace), (DESK_PATH, desk)):
         blocks.queue(default_concurrency_limit=4)
-        gradio_internals.bound_visits(blocks, space.max_visits)
+        bound_visits(blocks, space.max_visits)
         gr.mount_gradio_app(app, blocks, path, **_serving(settings), theme=THEME, css=CSS, head=HEAD)
     guarded(app, guard, services.pages_busy)
     return app
@@ -144,7 +144,7 @@ def _lifespan(space: SpaceSettings) -> Any:
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         mounted = [route.app for route in app.routes if isinstance(route, Mount) and hasattr(route.app, "get_blocks")]
-        sweeps = [asyncio.create_task(gradio_internals.keep_safe(one, space.max_visits)) for one in mounted]
+        sweeps = [asyncio.create_task(keep_safe(one, space.max_visits)) for one in mounted]
         freeze_long_lived("server started")
         try:
             yield

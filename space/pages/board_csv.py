@@ -58,9 +58,10 @@ CSV_TRUST = (
 )
 
 
-def csv_bytes(rows: Iterable[Row], split: str) -> bytes:
-    """Every public column of the split, breakdowns flattened (``per_embodiment.Human``, ...); flagged and Hub rows
-    included (flagged ones ranked where their score places them among the unflagged, Hub ones unranked)."""
+def csv_table(rows: Iterable[Row], split: str) -> tuple[list[str], list[list[object]]]:
+    """Every public column of the split, breakdowns flattened (``per_embodiment.Human``, ...), as values: the
+    header and one list a row. Flagged and Hub rows included (flagged ones ranked where their score places them
+    among the unflagged, Hub ones unranked). The CSV and the JSON API are both written from it."""
     shown = ranked(rows, split)
     categories = sorted({c for r in shown for c in _dict(r.get("per_category"))})
     metadata = [(f, v) for f in METADATA_FIELDS for v in sorted({v for r in shown for v in _meta(r, f)})]
@@ -71,11 +72,7 @@ def csv_bytes(rows: Iterable[Row], split: str) -> bytes:
     header += [*CSV_TAIL, *CSV_UNCERTAINTY]
     header += [f"per_embodiment_ci.{e}.{end}" for e in EMBODIMENTS for end in ("low", "high")]
     header += CSV_TRUST
-    out = io.StringIO()
-    # CR LF ends (RFC 4180): the csv module quotes a cell holding a CR only then, and an unquoted
-    # CR would start a new row in a spreadsheet, where "'\r=1" leaves a live "=1".
-    writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerow(header)
+    lines = []
     for r in shown:
         line = [r.get(c) for c in CSV_BASE]
         line += [_dict(r.get("per_embodiment")).get(e) for e in EMBODIMENTS]
@@ -85,6 +82,19 @@ def csv_bytes(rows: Iterable[Row], split: str) -> bytes:
         line += [*_pair(r.get("score_ci")), *_pair(r.get("rank_bounds"))]
         line += [v for e in EMBODIMENTS for v in _pair(_dict(r.get("per_embodiment_ci")).get(e))]
         line += _trust_cells(r)
+        lines.append(line)
+    return header, lines
+
+
+def csv_bytes(rows: Iterable[Row], split: str) -> bytes:
+    """``csv_table`` as CSV text, formulas defused."""
+    header, lines = csv_table(rows, split)
+    out = io.StringIO()
+    # CR LF ends (RFC 4180): the csv module quotes a cell holding a CR only then, and an unquoted
+    # CR would start a new row in a spreadsheet, where "'\r=1" leaves a live "=1".
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(header)
+    for line in lines:
         writer.writerow([_csv_cell(v) for v in line])
     return out.getvalue().encode("utf-8")
 

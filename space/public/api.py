@@ -33,8 +33,6 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from leaderboard.errors import InvalidAction
-from scoring.aggregate import METADATA_FIELDS
-from scoring.penalty_table import EMBODIMENTS
 from space.pages import board_csv
 from space.pages.board_cache import Snapshot
 from space.pages.board_url import SPLITS
@@ -98,25 +96,28 @@ class Api:
         return answer(request, body)
 
     def board_body(self, split: str) -> Body:
-        snapshot = self.services.board.snapshot()
-        return self.kept.get(snapshot.version, ("board", split), lambda: Body.of(board_json(snapshot, split)))
+        snapshot, index = self.index()
+        return self.kept.get(snapshot.version, ("board", split), lambda: Body.of(board_json(snapshot, split, index)))
 
     def entry_body(self, submission_id: str) -> Body | None:
         """The entry's body, or None when no public row has the id (private, withdrawn, never made)."""
-        snapshot = self.services.board.snapshot()
-        index = self.kept.get(snapshot.version, "index", lambda: Index.of(snapshot.rows))
+        snapshot, index = self.index()
         found = index.rows.get(submission_id)
         if found is None:
             return None
         split, row = found
         warmup = self.services.warmup
         if not warmup.ready.is_set() or warmup.error:  # the categories are not read yet: no groups, not kept
-            return Body.of(entry_json(snapshot, split, index.columns[split], row, None))
+            return Body.of(entry_json(snapshot, split, index.tables[split][0], row, None))
 
         def draw() -> Body:
-            return Body.of(entry_json(snapshot, split, index.columns[split], row, self.groups(snapshot, row)))
+            return Body.of(entry_json(snapshot, split, index.tables[split][0], row, self.groups(snapshot, row)))
 
         return self.kept.get(snapshot.version, ("entry", submission_id), draw)
+
+    def index(self) -> tuple[Snapshot, Index]:
+        snapshot = self.services.board.snapshot()
+        return snapshot, self.kept.get(snapshot.version, "index", lambda: Index.of(snapshot.rows))
 
     def groups(self, snapshot: Snapshot, row: Row) -> list[dict[str, object]]:
         public = next((r for r in snapshot.rows if r.get("submission_id") == row.get("submission_id")), row)
@@ -133,24 +134,23 @@ class Api:
 
 @dataclass(frozen=True)
 class Index:
-    """Each split's columns and every public row by id, as the board's JSON has them (made once per version)."""
+    """Each split's table as the board's JSON has it, and every public row by id (made once per version)."""
 
-    columns: dict[str, list[str]]
+    tables: dict[str, tuple[list[str], list[dict[str, object]]]]  # split -> (columns, rows)
     rows: dict[str, tuple[str, dict[str, object]]]  # id -> (split, row)
 
     @classmethod
     def of(cls, rows: list[dict[str, object]]) -> Index:
-        columns, found = {}, {}
+        tables, found = {}, {}
         for split in SPLITS:  # test first, as the entry page finds an id
-            header, lines = csv_table(rows, split)
-            columns[split] = header
-            for line in lines:
+            tables[split] = csv_table(rows, split)
+            for line in tables[split][1]:
                 found.setdefault(str(line["submission_id"]), (split, line))
-        return cls(columns, found)
+        return cls(tables, found)
 
 
-def board_json(snapshot: Snapshot, split: str) -> dict[str, object]:
-    header, lines = csv_table(snapshot.rows, split)
+def board_json(snapshot: Snapshot, split: str, index: Index | None = None) -> dict[str, object]:
+    header, lines = (index or Index.of(snapshot.rows)).tables[split]
     return {**_about(snapshot, split), "columns": header, "rows": lines}
 
 
@@ -168,34 +168,9 @@ def _about(snapshot: Snapshot, split: str) -> dict[str, object]:
 
 
 def csv_table(rows: Iterable[Row], split: str) -> tuple[list[str], list[dict[str, object]]]:
-    """The CSV's header and its rows as typed values (``board_csv.csv_bytes`` line for line, before the cells
-    are written as text): ``tests/space/public/test_api.py`` holds the two equal cell for cell.
-
-    Kept beside ``csv_bytes`` rather than in it while that module changes; the natural home of this function
-    is ``board_csv`` (``csv_bytes`` would then write its result).
-    """
-    shown = board_csv.ranked(rows, split)
-    categories = sorted({c for r in shown for c in _dict(r.get("per_category"))})
-    metadata = [(f, v) for f in METADATA_FIELDS for v in sorted({v for r in shown for v in _meta(r, f)})]
-    header = [*board_csv.CSV_BASE]
-    header += [f"per_embodiment.{e}" for e in EMBODIMENTS]
-    header += [f"per_category.{c}" for c in categories]
-    header += [f"per_metadata.{f}.{v}" for f, v in metadata]
-    header += [*board_csv.CSV_TAIL, *board_csv.CSV_UNCERTAINTY]
-    header += [f"per_embodiment_ci.{e}.{end}" for e in EMBODIMENTS for end in ("low", "high")]
-    header += board_csv.CSV_TRUST
-    lines = []
-    for r in shown:
-        line = [r.get(c) for c in board_csv.CSV_BASE]
-        line += [_dict(r.get("per_embodiment")).get(e) for e in EMBODIMENTS]
-        line += [_dict(r.get("per_category")).get(c) for c in categories]
-        line += [_meta(r, f).get(v) for f, v in metadata]
-        line += [r.get(c) for c in board_csv.CSV_TAIL]
-        line += [*board_csv._pair(r.get("score_ci")), *board_csv._pair(r.get("rank_bounds"))]
-        line += [v for e in EMBODIMENTS for v in board_csv._pair(_dict(r.get("per_embodiment_ci")).get(e))]
-        line += board_csv._trust_cells(r)
-        lines.append(dict(zip(header, (_json(v) for v in line), strict=True)))
-    return header, lines
+    """The CSV's header and its rows as typed JSON values (``board_csv.csv_table``, which the CSV writes too)."""
+    header, lines = board_csv.csv_table(rows, split)
+    return header, [dict(zip(header, (_json(v) for v in line), strict=True)) for line in lines]
 
 
 def _json(value: object) -> object:

@@ -10,7 +10,7 @@ import httpx
 from leaderboard.moderation import PRIVATE
 from space.pages import views
 from tests.service_fixtures import MAINTAINER, submit
-from tests.space.test_sessions import served  # noqa: F401  (the running app, with its desk)
+from tests.space.test_gradio_internals import served_, site  # noqa: F401  (the running site, with its desk)
 
 
 def test_private_submissions_are_not_pending_and_public_ones_are(service, files):
@@ -26,8 +26,8 @@ def test_private_submissions_are_not_pending_and_public_ones_are(service, files)
     assert ">pending<" in rows["Test-Public"] and ">pending<" not in rows["Val-Private"] + rows["Test-Private"]
 
 
-def test_a_refused_maintainer_call_logs_one_warning_and_no_traceback(served, capfd, caplog):  # noqa: F811
-    url, _, _ = served
+def test_a_refused_maintainer_call_logs_one_warning_and_no_traceback(served_, capfd, caplog):  # noqa: F811
+    url, _, _ = served_
     capfd.readouterr()
     with caplog.at_level(logging.WARNING), httpx.Client(base_url=f"{url}/maintainers", timeout=60) as client:
         posted = client.post("/gradio_api/call/maintainers_refresh", json={"data": [""]})

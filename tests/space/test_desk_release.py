@@ -12,7 +12,7 @@ from leaderboard.service import Leaderboard
 from space.pages import desk_release, views
 from space.tabs.my_submissions import _with_release_note
 from tests.service_fixtures import MAINTAINER, submit
-from tests.space.test_sessions import served  # noqa: F401  (the running app, with its desk)
+from tests.space.test_gradio_internals import served_, site  # noqa: F401  (the running site, with its desk)
 
 
 def _withheld(settings, clock, files) -> tuple[Leaderboard, str, str]:
@@ -53,8 +53,8 @@ def test_the_desk_lists_the_withheld_figure_with_its_decision(settings, clock, f
     assert "In force: <strong>ladder</strong> (set by a maintainer" in state
 
 
-def test_the_desk_switch_refuses_anyone_but_a_maintainer(served):  # noqa: F811
-    url, _, _ = served
+def test_the_desk_switch_refuses_anyone_but_a_maintainer(served_):  # noqa: F811
+    url, _, _ = served_
     with httpx.Client(base_url=f"{url}/maintainers", timeout=60) as client:
         posted = client.post("/gradio_api/call/set_release_policy", json={"data": ["ladder"]})
         answer = client.get(f"/gradio_api/call/set_release_policy/{posted.json()['event_id']}").text

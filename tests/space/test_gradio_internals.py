@@ -91,7 +91,7 @@ def test_the_queue_keeps_few_past_events_and_never_summarises_them(served_):
     with httpx.Client(base_url=url, timeout=60) as client:
         for _ in range(VISITS):
             visit(client)
-    queue = demo._queue
+    queue = demo.get_blocks()._queue
     assert queue.events_recorded >= VISITS  # events were recorded: the bound below is not vacuous
     assert len(queue.event_analytics) <= int(gradio_internals.QUIET_ANALYTICS["GRADIO_ANALYTICS_MAX_EVENTS"])
     assert queue.ANAYLTICS_CACHE_FREQUENCY == sys.maxsize  # (sic) Gradio read the setting: no summary ever
@@ -144,10 +144,10 @@ def test_delivered_events_leave_no_set_per_visit(served_):
     url, demo, _ = served_
     with httpx.Client(base_url=url, timeout=60) as client:
         sessions = [visit(client) for _ in range(VISITS)]
-    pending = demo._queue.pending_event_ids_session
+    pending = demo.get_blocks()._queue.pending_event_ids_session
     left = [s for s in sessions if s in pending]
     assert left and all(not pending[s] for s in left)  # what Gradio leaves: the bound below is not vacuous
-    assert gradio_internals.forget_delivered(demo._queue) >= len(left)
+    assert gradio_internals.forget_delivered(demo.get_blocks()._queue) >= len(left)
     assert not any(s in pending for s in sessions)
     with httpx.Client(base_url=url, timeout=60) as client:
         visit(client, session=sessions[0])  # the same visit calls again: each event completes (visit asserts it)
@@ -164,13 +164,13 @@ def test_a_waiting_visit_keeps_its_mailbox_through_many_new_visits(served_):
         load, waiting = load_events(config)[0], secrets.token_hex(6)
         event_id = post_event(client, config, load, waiting)  # its answer unread: in flight, as behind a long draw
         others = [visit(client) for _ in range(VISITS)]
-        mailboxes = demo._queue.pending_messages_per_session
+        mailboxes = demo.get_blocks()._queue.pending_messages_per_session
         assert len(mailboxes) <= BOUND + 1, f"{len(mailboxes)} mailboxes kept after {VISITS} visits"
         assert waiting in mailboxes and others[-1] in mailboxes
         stream = client.get(f"{WORKSPACE_PATH}/gradio_api/call/{load['api_name']}/{event_id}").text
         assert "event: complete" in stream, stream[:300]  # the waiting visit still gets its answer
         visit(client)  # and the queue still serves everyone
-    assert not demo._queue.stopped
+    assert not demo.get_blocks()._queue.stopped
 
 
 def test_a_message_for_a_gone_mailbox_is_dropped_not_raised(served_):
@@ -178,5 +178,5 @@ def test_a_message_for_a_gone_mailbox_is_dropped_not_raised(served_):
     message that event sends next must not raise in the queue's loop (which would stop the queue)."""
     _, demo, _ = served_
     gone = SimpleNamespace(session_hash="reader-left", alive=True, _id="e1")
-    demo._queue.send_message(gone, SimpleNamespace(event_id=None))
-    assert not demo._queue.stopped
+    demo.get_blocks()._queue.send_message(gone, SimpleNamespace(event_id=None))
+    assert not demo.get_blocks()._queue.stopped

@@ -96,15 +96,15 @@ def test_the_site_counts_a_board_request_while_it_is_drawn_and_ends_at_zero(site
     gauge = site.services.pages_busy
     assert gauge is not None
     during: list[int] = []
-    table = site.services.board.table
+    snapshot = site.services.board.snapshot
 
-    def counted_table(view):  # the board page's drawing
+    def counted_snapshot():  # what every public page reads first
         during.append(gauge.count)
-        return table(view)
+        return snapshot()
 
-    site.services.board.table = counted_table  # type: ignore[method-assign]
+    site.services.board.snapshot = counted_snapshot  # type: ignore[method-assign]
     with httpx.Client(base_url=site.url, timeout=60) as client:
-        for query in ("", "?q=a", "?sort=model"):  # three views: each drawn once
+        for query in ("", "?q=a", "?sort=model"):  # three views of the board
             assert client.get(f"/{query}").status_code == 200
         visit(client)  # a signed-in page's visit: its requests counted, its streams not held in the count
     assert during and min(during) >= 1  # the request being answered is counted

@@ -1,16 +1,12 @@
-"""Progress over time: the best score reached by each date, overall and per embodiment (an SVG step line).
-
-Drawn on a small fixed canvas that scales with the page: the labels stay readable on a phone, and
-only the first and the last date are written on the time axis, so they never overlap.
-"""
+"""Progress over time: the best score reached by each date, overall and per embodiment (``space/public/charts.py``
+draws it as a step line)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from datetime import date
 
 from scoring.penalty_table import EMBODIMENTS
-from space.pages.html import esc, legend, number
 
 Row = Mapping[str, object]
 WIDTH, HEIGHT = 400.0, 230.0
@@ -42,40 +38,6 @@ def best_by_date(rows: Iterable[Row], split: str) -> dict[str, list[Point]]:
     return {name: points for name, points in series.items() if points}
 
 
-def progress(rows: Iterable[Row], split: str) -> str:
-    """The chart as HTML (an SVG and its legend); "" when no entry of ``split`` has a date."""
-    series = best_by_date(rows, split)
-    if not series:
-        return ""
-    days = [d for points in series.values() for d, _, _ in points]
-    first, last = min(days), max(days)
-    end = max(last, first.fromordinal(first.toordinal() + 1))  # one date still gets a width
-    scores = [s for points in series.values() for _, s, _ in points]
-    low = min(0.0, 10.0 * (min(scores) // 10.0))
-    x = _scale(first.toordinal(), end.toordinal(), LEFT, WIDTH - RIGHT)
-    y = _scale(low, 100.0, HEIGHT - BOTTOM, TOP)
-    parts = [_axes(low, y, first, last, x)]
-    # The embodiments first and "Overall" last, so the overall line is drawn on top where they meet.
-    for i, (name, points) in reversed(list(enumerate(series.items()))):
-        colour = SERIES_COLOURS[i % len(SERIES_COLOURS)]
-        parts.append(_step_line(points, x, y, end, colour, 2.6 if name == "Overall" else 1.6))
-        parts += [
-            f'<circle cx="{x(d.toordinal()):.1f}" cy="{y(s):.1f}" r="3" fill="{colour}">'
-            f"<title>{esc(f'{name}: {number(s)} by {model} on {d.isoformat()}')}</title></circle>"
-            for d, s, model in points
-        ]
-    label = f"Best score by date on the {split} split, overall and per embodiment"
-    svg = (
-        f'<svg class="nt-progress-svg" viewBox="0 0 {WIDTH:.0f} {HEIGHT:.0f}" role="img" aria-label="{esc(label)}">'
-        f"{''.join(parts)}</svg>"
-    )
-    caption = f'Progress over time <span class="nt-small">best score reached by each date ({esc(split)} split)</span>'
-    return (
-        f'<figure class="nt-chart nt-progress" id="chart-progress"><figcaption>{caption}</figcaption>'
-        f"{legend(list(series), SERIES_COLOURS)}{svg}</figure>"
-    )
-
-
 def _rise(points: list[Point], when: date, score: object, row: Row) -> None:
     if not isinstance(score, int | float):
         return
@@ -88,35 +50,3 @@ def _day(row: Row) -> date | None:
         return date.fromisoformat(str(row.get("submitted_at") or "")[:10])
     except ValueError:
         return None
-
-
-def _scale(lo: float, hi: float, out_lo: float, out_hi: float):
-    span = (hi - lo) or 1.0
-    return lambda v: out_lo + (float(v) - lo) / span * (out_hi - out_lo)
-
-
-def _step_line(points: Sequence[Point], x, y, end: date, colour: str, width: float) -> str:
-    """Flat until the next rise, then up; carried on to the last date of the chart."""
-    coords: list[str] = []
-    for i, (when, score, _) in enumerate(points):
-        if i:
-            coords.append(f"{x(when.toordinal()):.1f},{y(points[i - 1][1]):.1f}")
-        coords.append(f"{x(when.toordinal()):.1f},{y(score):.1f}")
-    coords.append(f"{x(end.toordinal()):.1f},{y(points[-1][1]):.1f}")
-    return f'<polyline points="{" ".join(coords)}" fill="none" stroke="{colour}" stroke-width="{width}"/>'
-
-
-def _axes(low: float, y, first: date, last: date, x) -> str:
-    ticks = sorted({low, 0.0, 50.0, 100.0})
-    lines = [
-        f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y(t):.1f}" y2="{y(t):.1f}" class="nt-grid"/>'
-        f'<text x="{LEFT - 4}" y="{y(t) + 4:.1f}" text-anchor="end" class="nt-axis">{t:g}</text>'
-        for t in ticks
-    ]
-    base = HEIGHT - BOTTOM + 16
-    lines.append(f'<text x="{LEFT}" y="{base}" class="nt-axis">{first.isoformat()}</text>')
-    if last != first:
-        lines.append(
-            f'<text x="{WIDTH - RIGHT}" y="{base}" text-anchor="end" class="nt-axis">{last.isoformat()}</text>'
-        )
-    return "".join(lines)

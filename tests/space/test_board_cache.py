@@ -6,7 +6,6 @@ import threading
 from pathlib import Path
 
 from leaderboard.table import baseline_row
-from space.pages import board
 from space.pages.board_cache import BoardCache
 
 
@@ -39,45 +38,39 @@ def entry(model: str, score: float) -> dict[str, object]:
     return row
 
 
-def test_many_requests_within_the_max_age_read_the_store_once_and_draw_each_view_once(tmp_path: Path, monkeypatch):
+def test_many_requests_within_the_max_age_read_the_store_once(tmp_path: Path):
     store, clock = Store(), Clock()
     cache = BoardCache(store.load, tmp_path, max_age_s=1.0, clock=clock)
-    drawn = []
-    render = board.render
-    monkeypatch.setattr(board, "render", lambda rows, view: drawn.append(view) or render(rows, view))
-    view = board.BoardView()
-    pages = {cache.table(view) for _ in range(50)}
-    assert len(pages) == 1 and store.reads == 1 and drawn == [view]
-    cache.table(board.BoardView(sort="Model"))
-    assert len(drawn) == 2  # another view is drawn once too
-
-    clock.now = 5.0  # older than max_age_s: read again; the same rows keep their drawings
-    cache.table(view)
-    assert store.reads == 2 and len(drawn) == 2
+    versions = {cache.snapshot().version for _ in range(50)}
+    assert versions == {1} and store.reads == 1
+    clock.now = 5.0  # older than max_age_s: read again; the same rows keep their version
+    assert cache.snapshot().version == 1 and store.reads == 2
 
 
-def test_new_rows_give_a_new_version_and_fresh_drawings(tmp_path: Path):
+def test_new_rows_give_a_new_version(tmp_path: Path):
     store, clock = Store(), Clock()
     cache = BoardCache(store.load, tmp_path, max_age_s=1.0, clock=clock)
     first = cache.snapshot()
-    before = cache.table(board.BoardView())[1]
     store.rows = [entry("Model-A", 42.5), baseline_row("test")]
     assert cache.snapshot() is first  # within max_age_s: not read yet
     cache.invalidate()  # the worker reported an outcome
     second = cache.snapshot()
     assert second.version == first.version + 1 and store.reads == 2
-    after = cache.table(board.BoardView())[1]
-    assert "Model-A" in after and "Model-A" not in before
+    assert any(r.get("model") == "Model-A" for r in second.rows)
 
 
 def test_the_csv_is_written_once_per_version_and_split(tmp_path: Path):
     store, clock = Store(), Clock()
     store.rows = [entry("Model-A", 42.5), baseline_row("test")]
     cache = BoardCache(store.load, tmp_path, max_age_s=1.0, clock=clock)
-    extras = cache.extras("test")
-    stamp = extras.csv_path.stat().st_mtime_ns
-    assert cache.extras("test") is extras and extras.csv_path.stat().st_mtime_ns == stamp
-    assert b"baseline-test" in extras.csv_path.read_bytes()
+    made = cache.csv_file("test")
+    stamp = made.path.stat().st_mtime_ns
+    assert cache.csv_file("test") is made and made.path.stat().st_mtime_ns == stamp
+    assert b"baseline-test" in made.path.read_bytes()
+    store.rows = [entry("Model-B", 12.5), baseline_row("test")]
+    cache.invalidate()
+    again = cache.csv_file("test")
+    assert again.version == made.version + 1 and b"Model-B" in again.path.read_bytes()
 
 
 def test_visitors_are_served_the_rows_in_hand_while_one_of_them_reads_the_store(tmp_path: Path):

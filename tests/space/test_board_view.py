@@ -7,8 +7,10 @@ import re
 
 import pytest
 
+from scoring.penalty_table import EMBODIMENTS
 from space.pages import board, board_url, charts, charts_progress
 from space.pages.board_columns import interval, rank_range, sort_key
+from space.public import charts as public_charts
 from tests.space.test_board import row
 
 ROWS = [
@@ -134,11 +136,13 @@ def test_the_address_round_trips_the_view_and_ignores_what_it_does_not_know():
 
 def test_charts_draw_grouped_bars_one_per_model_and_escape_names():
     rows = [*ROWS, row("<b>x</b>", 5.0, per_embodiment={"Human": 5.0})]
-    html = charts.per_embodiment(rows, "test")
+    entries = charts.top_entries(rows, "test")
+    names = charts.labels(entries)
+    assert names == ["Qwen", "Gemini", "<b>x</b>"]  # the older "qwen" entry is not a second bar
+    html = public_charts.grouped_bars("Per embodiment", "e", entries, names, "per_embodiment", list(EMBODIMENTS))
     legend = re.findall(r"<li><i [^>]*></i>(.*?)</li>", html)
-    assert legend == ["Qwen", "Gemini", "&lt;b&gt;x&lt;/b&gt;"]  # the older "qwen" entry is not a second bar
-    assert html.count('class="nt-bar-group"') == 2 and "<b>" not in html  # Human and Bicycle have values
-    assert charts.per_embodiment([], "test") == ""
+    assert legend == ["Qwen", "Gemini", "&lt;b&gt;x&lt;/b&gt;"] and "<b>" not in html
+    assert public_charts.charts_html([], "test") == ""
 
 
 def test_progress_steps_up_on_the_dates_the_best_score_rose():
@@ -153,6 +157,6 @@ def test_progress_steps_up_on_the_dates_the_best_score_rose():
         ("2026-02-01", 30.0),
         ("2026-03-01", 40.0),
     ]
-    html = charts_progress.progress(ROWS, "test")
+    html = public_charts.progress(ROWS, "test")
     assert html.count("<polyline") == len(series) and "Overall" in html
-    assert charts_progress.progress([], "test") == ""
+    assert public_charts.progress([], "test") == ""

@@ -30,7 +30,7 @@ from space.settings import SpaceSettings
 
 log = logging.getLogger("app")
 
-WORKSPACE_TABS = {"submit": "Submit", "mine": "My submissions", "explorer": "Explorer"}  # ?tab= -> the tab
+WORKSPACE_TABS = ("submit", "mine", "explorer")  # ?tab= names a tab by its id
 
 
 def build_workspace(services: Services) -> gr.Blocks:
@@ -48,7 +48,7 @@ def build_workspace(services: Services) -> gr.Blocks:
         def opened(profile: gr.OAuthProfile | None, request: gr.Request):
             wanted = str(request.query_params.get("tab") or "submit") if request else "submit"
             wanted = wanted if wanted in WORKSPACE_TABS else "submit"
-            return auth.header(profile, wanted), gr.Tabs(selected=WORKSPACE_TABS[wanted])
+            return auth.header(profile, wanted), gr.Tabs(selected=wanted)
 
         quiet = {"show_progress": "hidden", "api_visibility": "undocumented", "concurrency_limit": None}  # a read
         demo.load(opened, None, [header, tab_set], **quiet)

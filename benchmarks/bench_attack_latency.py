@@ -4,20 +4,25 @@
     .venv/bin/python benchmarks/bench_attack_latency.py --phase-s 30 --samples 50 --size 640x480
 
 Starts the real app (``python app.py``, as ``bench_app.App`` does) on a fresh ``LEADERBOARD_HOME``
-and a synthetic dataset. ``--viewers`` viewers load the page as ``load_test``'s do (``GET /``, then
-the board's load events in a fresh session, then ``--think-s``) for the whole run; their page + board
-times are split by phase:
+and a synthetic dataset. ``--viewers`` viewers load the board as ``load_test``'s do (``viewer_process``:
+``GET /``, its files through a browser's cache, now and then ``/api/board``, then ``--think-s``) for the
+whole run; their page times are split by phase:
 
 1. **idle**: nothing else happens;
-2. **ReDoS**: 4 signed-in callers send ``/submit``, each every ``--pace-s``, with the parameter count
-   ``"1"*2400 + " "*2400 + "x"`` (attack 1: 50 s of a frozen app per call before the fix);
+2. **ReDoS**: 4 signed-in callers send the signed-in page's ``/submit`` event (``/submit/gradio_api/...``),
+   each every ``--pace-s``, with the parameter count ``"1"*2400 + " "*2400 + "x"`` (attack 1: 50 s of a
+   frozen app per call before the fix);
 3. **60 MB checks**: 24 checks of a valid ~58 MB file (a long ``raw_response``), 4 at a time, each by one
-   of 4 signed-in accounts through ``gradio_client`` (attack 5: board 1.6 s median, RSS 1.4 GB);
-   the per-user upload limits refuse some, and the figures say how many;
+   of 4 signed-in accounts through ``gradio_client`` on ``/submit/`` (attack 5: board 1.6 s median, RSS
+   1.4 GB); the per-user upload limits refuse some, and the figures say how many;
 4. **explorer**: 8 draws at once, again and again, of a row of a worst-case validation submission
-   (2,000-point zigzags across the image, attack 6: 6-7 s a draw, board 14 s).
+   (2,000-point zigzags across the image, attack 6: 6-7 s a draw, board 14 s);
+5. **fresh views**: the plain routes, which anyone may call without signing in and without a rate limit:
+   4 anonymous callers, as fast as they are answered, each asking for what no cache holds: a board view
+   never drawn before (a search of its own: the page is drawn on the request), a comparison of two ids
+   that do not exist and an entry's JSON of one (``/compare``, ``/api/entry``, both 404).
 
-For each phase: p50/p95 of a viewer's page + board, and the ratio to idle (target each <= 1.5x), what
+For each phase: p50/p95 of a viewer's page, and the ratio to idle (target each <= 1.5x), what
 the attack itself got (answers, refusals, seconds per call), and the app's RSS. The machine's core
 count and load average are printed: on a shared machine the ratios are what to compare.
 """
@@ -25,9 +30,11 @@ count and load average are printed: on a shared machine the ratios are what to c
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import re
+import secrets
 import sys
 import tempfile
 import threading
@@ -43,7 +50,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.bench_app import App, _scoring_dataset  # noqa: E402
-from benchmarks.load_test import VIEWERS_ENV, Result, board_events, percentiles, spread, stop_app  # noqa: E402
+from benchmarks.load_test import Result, percentiles, spread, stop_app  # noqa: E402
 from benchmarks.proc_stats import cpu_s, rss_mb  # noqa: E402
 from benchmarks.remote_clients import as_other_machines  # noqa: E402
 from benchmarks.viewer_process import start_viewers  # noqa: E402
@@ -51,7 +58,8 @@ from scoring import load_answer_key  # noqa: E402
 from scoring.examples import write_example  # noqa: E402
 from tests.hardening.input.input_giants import huge_raw_response, worst_case_traces  # noqa: E402
 
-ATTACKS = ["ReDoS", "60 MB checks", "explorer"]
+ATTACKS = ["ReDoS", "60 MB checks", "explorer", "fresh views"]
+WORKSPACE = "/submit"  # the signed-in Gradio page (Submit, My submissions, Explorer): its events are under it
 TARGET_RATIO = 1.5  # issue 14: a viewer's board within 1.5x idle during each CPU attack
 REDOS = "1" * 2400 + " " * 2400 + "x"
 UNDECLARED = (None, None, "", "", False)  # /submit's declarations: asked of a public test entry only
@@ -77,12 +85,13 @@ class Attack:
 
 
 def signed_in(url: str, user: str):
-    """A ``gradio_client.Client`` with the local sign-in's session of ``user`` (and the page's Origin)."""
+    """A ``gradio_client.Client`` of the signed-in page, with the local sign-in's session of ``user`` (and the
+    page's Origin)."""
     from gradio_client import Client
 
     cookie = httpx.post(f"{url}/local-auth/sign-in", data={"user": user}, headers={"origin": url}, timeout=60)
     headers = {"Cookie": f"session={cookie.cookies['session']}", "Origin": url}
-    return Client(url, verbose=False, headers=headers, download_files=False, analytics_enabled=False)
+    return Client(f"{url}{WORKSPACE}/", verbose=False, headers=headers, download_files=False, analytics_enabled=False)
 
 
 def timed(attack: Attack, call: Callable[[], str]) -> None:
@@ -108,7 +117,7 @@ def redos(url: str, small: Path, until: float, pace_s: float) -> Attack:
         cookie = httpx.post(f"{url}/local-auth/sign-in", data={"user": f"redos{i}"}, headers={"origin": url})
         headers = {"Cookie": f"session={cookie.cookies['session']}", "Origin": url}
         with httpx.Client(base_url=url, headers=headers, timeout=120) as client, small.open("rb") as handle:
-            uploaded = client.post("/gradio_api/upload", files={"files": (small.name, handle)})
+            uploaded = client.post(f"{WORKSPACE}/gradio_api/upload", files={"files": (small.name, handle)})
             uploaded.raise_for_status()
             file = {"path": uploaded.json()[0], "orig_name": small.name, "meta": {"_type": "gradio.FileData"}}
             first = _call(client, "submit", [file, "validation", *meta])
@@ -124,9 +133,9 @@ def redos(url: str, small: Path, until: float, pace_s: float) -> Attack:
 
 
 def _call(client: httpx.Client, api_name: str, data: list) -> str:
-    posted = client.post(f"/gradio_api/call/{api_name}", json={"data": data})
+    posted = client.post(f"{WORKSPACE}/gradio_api/call/{api_name}", json={"data": data})
     posted.raise_for_status()
-    return client.get(f"/gradio_api/call/{api_name}/{posted.json()['event_id']}").text
+    return client.get(f"{WORKSPACE}/gradio_api/call/{api_name}/{posted.json()['event_id']}").text
 
 
 def big_checks(url: str, big: Path, until: float, checks: int = 24, at_once: int = 4) -> Attack:
@@ -161,6 +170,31 @@ def explorer_draws(
 
     with ThreadPoolExecutor(at_once) as pool:
         list(pool.map(draw, range(at_once)))
+    return attack
+
+
+def fresh_views(url: str, until: float, callers: int = 4) -> Attack:
+    """The plain routes' worst case: what no cache holds, asked for by anonymous callers as fast as answered."""
+    attack = Attack(f"{callers} anonymous callers asking for views no cache holds")
+    asks = (  # (what it is, a new address of it each time)
+        ("a board view never drawn", lambda: f"/?q={secrets.token_hex(4)}"),  # drawn on the request
+        ("compare of unknown ids", lambda: f"/compare?compare={secrets.token_hex(12)},{secrets.token_hex(12)}"),
+        ("JSON of an unknown entry", lambda: f"/api/entry/{secrets.token_hex(12)}"),
+    )
+
+    def ask(client: httpx.Client, what: str, path: str) -> str:
+        return f"{what}: {client.get(path).status_code}"
+
+    def caller(i: int) -> None:
+        with httpx.Client(base_url=url, timeout=60) as client:
+            n = i
+            while time.monotonic() < until:
+                what, address = asks[n % len(asks)]
+                timed(attack, functools.partial(ask, client, what, address()))
+                n += 1
+
+    with ThreadPoolExecutor(callers) as pool:
+        list(pool.map(caller, range(callers)))
     return attack
 
 
@@ -215,21 +249,21 @@ def run(private: Path, public: Path, args: argparse.Namespace) -> tuple[Result, 
     # The worst-case file is over today's per-file scoring limit (LEADERBOARD_MAX_JOB_POINTS); lifted here so the
     # explorer attack can draw its rows (one 2,000-point row is still allowed in an ordinary file).
     env |= {"LEADERBOARD_MAX_JOB_POINTS": str(10**7), "LEADERBOARD_DAILY_POINTS": str(10**8)}
-    app = App(home, REQUESTS_REPO="", RESULTS_REPO="", **env, **VIEWERS_ENV)
+    app = App(home, REQUESTS_REPO="", RESULTS_REPO="", **env)
     result, stop, phases, attacks = Result(0), threading.Event(), [], []
     try:
         app.wait_page()
         app.wait_log("public datasets ready", timeout=600)
         if "explorer" in args.attacks:
             explorer = worst_case_submission(app.url, home, key, work, timeout_s=args.deadline_s)
-        events = board_events(app.url)
-        viewers = start_viewers(app.url, events, args.viewers, args.think_s, stop, result)
+        viewers = start_viewers(app.url, args.viewers, args.think_s, stop, result)
         stop.wait(args.warm_s)  # the viewers' first loads arrive together on a cold page: not counted
         plan: list[tuple[str, Callable[[float], Attack | None]]] = [
             ("idle", lambda until: _idle(stop, until)),
             ("ReDoS", lambda until: redos(app.url, small, until, args.pace_s)),
             ("60 MB checks", lambda until: big_checks(app.url, big, until)),
             ("explorer", lambda until: explorer_draws(app.url, *explorer, until)),
+            ("fresh views", lambda until: fresh_views(app.url, until)),
         ]
         with as_other_machines() as clients:  # the attackers' clients; the app and the viewers keep their priority
             print(f"  ({clients})")
@@ -262,7 +296,7 @@ def report(result: Result, phases: list, attacks: list[Attack]) -> bool:
     loads = {name: [b + p for s, b, p in result.page if begin <= s <= end] for name, begin, end, *_ in phases}
     idle50, idle95 = percentiles(loads["idle"])
     held = True
-    print("a viewer's page + board (GET / and the board's load events), per phase:")
+    print("a viewer's page (GET / and its files, from the browser's cache after a first visit), per phase:")
     for name, begin, end, rss, busy in phases:
         p50, p95 = percentiles(loads[name])
         ratio = f"{p50 / idle50:.2f}x / {p95 / idle95:.2f}x idle (p50 / p95)" if name != "idle" else "the reference"

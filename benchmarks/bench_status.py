@@ -6,10 +6,11 @@
 
 Starts ``python app.py`` on the embedded default (a fresh ``LEADERBOARD_HOME``: the synthetic
 dataset is generated on first start, as the README's command does), then, once per run, in a fresh
-Chromium context: signs in as a new local user, uploads a ``noisy`` example of the split, clicks
-*2 · Submit*, waits for the receipt, opens *My submissions* and waits, without reloading, until
-the row says FINISHED. The page is watched on every animation frame, so the figure is the page's,
-not the watcher's polling. Prints per run and as a median:
+Chromium context: signs in as a new local user in the board's header, follows the header's *Submit* link
+to the signed-in page (``/submit/``), uploads a ``noisy`` example of the split, clicks *2 · Submit*, waits
+for the receipt, opens its *My submissions* tab and waits, without reloading, until the row says FINISHED.
+The page is watched on every animation frame, so the figure is the page's, not the watcher's polling.
+Prints per run and as a median:
 
 - submit to FINISHED on the page (from the click; the target is a median of at most 1.5 s);
 - of which: the receipt (intake), queued (receipt to the worker's claim), scoring (claim to the

@@ -6,27 +6,32 @@
 Starts the real app (``python app.py``, as ``bench_app.App`` does) with a fresh ``LEADERBOARD_HOME``
 and a synthetic dataset, then:
 
-- **viewers** load the page in a loop as a browser does: ``GET /``, then the leaderboard events the
-  page fires on load (the table, then its CSV and charts) in one session, then a pause
-  (``--think-s``). They run as asyncio tasks in a process of their own (``viewer_process``): timed
-  from threads beside the uploaders, they measured this process's GIL more than the app;
+- **viewers** load the board in a loop as a browser does (``viewer_process``): ``GET /`` (the plain
+  page, drawn once per results version), then the page's stylesheet, script and icon through the
+  browser's cache (fetched on a first visit, from the cache after: they are immutable at a hashed
+  address; a tenth of the loads are first visits), now and then ``/api/board`` with its ETag, then a
+  pause (``--think-s``). They run as asyncio tasks in a process of their own: timed from threads
+  beside the uploaders, they measured this process's GIL more than the app;
 - after ``--idle-s`` of viewers alone, **uploaders** (threads), each signed in as its own local
   user (the sign-in's session cookie carried by ``gradio_client`` as a header), run the Submit tab's
-  flow together: ``/check_file``, then ``/submit`` of a test file, then poll ``/my_submission``
-  (what the page's timer calls) until the row says FINISHED.
+  flow together on the signed-in Gradio page (``/submit/``): ``/check_file``, then ``/submit`` of a
+  test file, then poll ``/my_submission`` (what the page's timer calls) until the row says FINISHED.
 
-Where the time goes, in the app (``benchmarks/app_probe``, loaded into it only when asked): ``--gc-probe F``
+Where the time goes, in the app (``benchmarks/app_probe``, loaded into it when a probe is on): ``--gc-probe F``
 records its garbage collections (and prints them per phase), ``--request-probe F`` each request's time at
-its outermost middleware, ``--step-probe F`` each step of Gradio's events (queue to handler to
-postprocessing, by API name); ``--samples-out F`` writes the viewers' page loads and their own event
-loop's lateness, so a timeline can lay the client's time beside the server's.
+its outermost middleware (by default in the work folder: the board's server time per phase is always
+printed, the figure issue 22's targets are about; the viewers' own, which a busy machine inflates, beside
+it), ``--step-probe F`` each step of Gradio's events (queue to handler to postprocessing, by API name);
+``--samples-out F`` writes the viewers' page loads and their own event loop's lateness, so a timeline can
+lay the client's time beside the server's.
 
 Everything stops by itself at ``--deadline-s`` at the latest, and the app is stopped at the end.
-Prints uploads acknowledged and scored, p50/p95/max of the page and of submit-to-FINISHED
-(as the uploader saw it and as the store recorded it), page latency idle against while scoring,
-the errors, and where the worker scored (from the app log, which names each line's process and
-thread): in the worker process, never in the app's interpreter. A status poll that fails is
-repeated, as the page's timer would, and counted apart from the errors (under load
+Prints uploads acknowledged and scored, p50/p95/max of the page (as the viewers saw it: the server's
+answer on loopback) and of submit-to-FINISHED (as the uploader saw it and as the store recorded it),
+page latency idle against while scoring (issue 22's targets: p95 <= 50 ms idle; p50 and p95 <= 1.2x idle
+while the files score), the errors, and where the worker scored (from the app log, which names each
+line's process and thread): in the worker process, never in the app's interpreter. A status poll that
+fails is repeated, as the page's timer would, and counted apart from the errors (under load
 ``gradio_client`` 2.7 now and then loses its event stream to a race with the server's session
 clean-up: ``CancelledError``).
 """
@@ -41,6 +46,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -52,19 +58,24 @@ sys.path.insert(0, str(ROOT))
 from benchmarks.bench_app import App, _scoring_dataset  # noqa: E402
 from benchmarks.proc_stats import cpu_s  # noqa: E402
 from benchmarks.remote_clients import as_other_machines  # noqa: E402
-from benchmarks.viewer_process import start_viewers  # noqa: E402
+from benchmarks.viewer_process import API_PATH, NEW_VISITOR, start_viewers  # noqa: E402
 from leaderboard.records import epoch  # noqa: E402
 from scoring import load_answer_key  # noqa: E402
 from scoring.examples import write_example  # noqa: E402
 
-# The simulated viewers are many people but one address (loopback): the per-client limit on anonymous calls
-# (space/guard.py) would refuse them as one caller. Lifted here; every other limit stays as deployed.
-VIEWERS_ENV = {"ANONYMOUS_CALLS_PER_MINUTE": "1000000"}
 POLL_S = 3.0  # as often as the My submissions page reads the store while waiting (space/tabs/my_submissions.FULL_S)
 REQUEST_THREAD = "AnyIO worker thread"  # where Gradio runs synchronous event handlers
+TARGET_IDLE_P95_S = 0.050  # issue 22: the board's p95 idle, 50 viewers
+TARGET_RATIO = 1.2  # issue 22: p50 and p95 while the files score, against idle
 WARM_UP_S = 5.0  # the viewers' first loads arrive together on a cold app: also shown without them
 WORKER_PROCESS = "worker-process:"  # how the worker process's log lines name their thread
 APP_PROBE = Path(__file__).resolve().parent / "app_probe"
+# The board's requests in the request probe's lines, by path.
+BOARD_REQUESTS: dict[str, Callable[[str], bool]] = {
+    "/": lambda path: path == "/",
+    "/static/*": lambda path: path.startswith("/static/"),
+    "/api/board": lambda path: path == "/api/board",
+}
 LOG_LINE = re.compile(r"\[(?P<thread>[^\]]+)\] leaderboard\.(?P<who>worker|intake): (?P<text>.*)")
 
 
@@ -75,7 +86,9 @@ class Result:
     scored: int = 0
     errors: list[str] = field(default_factory=list)
     poll_retries: list[str] = field(default_factory=list)  # status polls that failed and were simply repeated
-    page: list[tuple[float, float, float]] = field(default_factory=list)  # (start, GET / s, board events s)
+    page: list[tuple[float, float, float]] = field(default_factory=list)  # (start, GET / s, its files s)
+    files_fetched: int = 0  # page loads that fetched the page's files (a first visit); the others had them cached
+    api: list[tuple[float, float, int]] = field(default_factory=list)  # (start, s, status) of /api/board reads
     submit_to_finished: list[float] = field(default_factory=list)  # as the uploader saw it (polling)
     server_side: list[tuple[float, float]] = field(default_factory=list)  # (queued s, scoring s), from the store
     started: float = 0.0  # when the viewers started
@@ -94,30 +107,6 @@ class Result:
             self.errors.append(text)
 
 
-# -- viewers ---------------------------------------------------------------------------------------
-
-
-def board_events(url: str) -> list[tuple[str, list]]:
-    """The events the page fires on load to fill the leaderboard, in order, with the page's values.
-
-    Read from ``/config``: the load listener whose chain (the listeners after it, ``.then``) outputs the
-    table, that whole chain, so the simulation follows the page if its wiring changes.
-    """
-    cfg = httpx.get(f"{url}/config", timeout=30).json()
-    components = {c["id"]: c for c in cfg["components"]}
-    table = next(c["id"] for c in cfg["components"] if c["props"].get("elem_id") == "leaderboard")
-    deps = cfg["dependencies"]
-    for first in (d for d in deps if [0, "load"] in d["targets"]):
-        chain, ids = [first], {first["id"]}
-        for dep in deps:
-            if dep.get("trigger_after") in ids:
-                chain.append(dep)
-                ids.add(dep["id"])
-        if any(table in d["outputs"] for d in chain):  # the load chain that fills the table (it may start earlier)
-            return [(d["api_name"], [components[i]["props"].get("value") for i in d["inputs"]]) for d in chain]
-    raise SystemExit("no load event of the page fills the leaderboard table: the benchmark cannot follow the page")
-
-
 # -- uploaders -------------------------------------------------------------------------------------
 
 
@@ -128,7 +117,7 @@ def uploader(url: str, user: str, path: Path, go: threading.Barrier, deadline: f
         signed_in = httpx.post(f"{url}/local-auth/sign-in", data={"user": user}, headers={"origin": url}, timeout=60)
         cookie = signed_in.cookies["session"]
         client = Client(
-            url,
+            f"{url}/submit/",  # the signed-in Gradio page (Submit, My submissions, Explorer)
             verbose=False,
             headers={"Cookie": f"session={cookie}", "Origin": url},  # the app refuses a signed-in change without Origin
             download_files=False,
@@ -207,14 +196,15 @@ def run(
             "REQUEST_PROBE_OUT": str(request_probe or ""),
             "STEP_PROBE_OUT": str(step_probe or ""),
         }
-    app = App(home, REQUESTS_REPO="", RESULTS_REPO="", **env, **VIEWERS_ENV)
+    # The viewers are many people at one address (loopback); the per-client limit on anonymous calls (space/guard.py)
+    # counts Gradio events, which the plain board never sends: the app runs with every limit as deployed.
+    app = App(home, REQUESTS_REPO="", RESULTS_REPO="", **env)
     result, stop = Result(uploads), threading.Event()
     result.app_pid = app.process.pid
     try:
         app.wait_page(timeout=min(120, deadline_s))
         app.wait_log("public datasets ready", timeout=min(300, deadline_s))
-        events = board_events(app.url)
-        watchers = start_viewers(app.url, events, viewers, think_s, stop, result)
+        watchers = start_viewers(app.url, viewers, think_s, stop, result)
         with as_other_machines() as result.clients:  # the uploaders; the app and the viewers keep their priority
             stop.wait(WARM_UP_S)
             result.app_cpu.append((time.monotonic(), cpu_s(app.process.pid)))
@@ -299,7 +289,7 @@ def spread(values: list[float]) -> str:
         return "no samples"
     ordered = sorted(values)
     p50, p95 = ordered[len(ordered) // 2], ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
-    return f"p50 {1000 * p50:7.0f} ms  p95 {1000 * p95:7.0f} ms  max {1000 * ordered[-1]:7.0f} ms  (n={len(ordered)})"
+    return f"p50 {1000 * p50:7.1f} ms  p95 {1000 * p95:7.1f} ms  max {1000 * ordered[-1]:7.1f} ms  (n={len(ordered)})"
 
 
 def percentiles(values: list[float]) -> tuple[float, float]:
@@ -317,25 +307,39 @@ def report(result: Result, viewers: int) -> None:
     rate = f"{len(idle) / max(begin - result.started, 1e-9):.1f} and {len(busy) / max(end - begin, 1e-9):.1f} per s"
     print(f"viewers: {viewers}, {len(result.page)} page loads ({len(idle)} idle, {len(busy)} while uploading/scoring)")
     print(f"  page loads completed idle and under load: {rate}")
+    print(
+        f"  {result.files_fetched} of them fetched the page's files (first visits, {100 * NEW_VISITOR:.0f}% drawn at "
+        "random); the others had them from the browser's cache"
+    )
     for name, rows in (("idle", idle), ("under load", busy)):
         print(f"  GET /            {name:10}: {spread([p for p, _ in rows])}")
-        print(f"  board events     {name:10}: {spread([d for _, d in rows])}")
-        print(f"  page + board     {name:10}: {spread([p + d for p, d in rows])}")
+        print(f"  its files        {name:10}: {spread([d for _, d in rows if d])}  (first visits only)")
+        print(f"  page             {name:10}: {spread([p + d for p, d in rows])}")
     settled = [p + d for s, p, d in result.page if result.started + WARM_UP_S <= s < begin]
     scoring = [p + d for s, p, d in result.page if result.last_acknowledged <= s <= end]
-    print(f"  page + board     idle, after the first {WARM_UP_S:.0f} s (the viewers' first burst): {spread(settled)}")
-    print(f"  page + board     after the last upload was acknowledged (scoring only): {spread(scoring)}")
+    print(f"  page             idle, after the first {WARM_UP_S:.0f} s (the viewers' first burst): {spread(settled)}")
+    print(f"  page             after the last upload was acknowledged (scoring only): {spread(scoring)}")
+    for name, (start, stop) in (("idle", (0.0, begin)), ("under load", (begin, end))):
+        reads = [(s, status) for at, s, status in result.api if start <= at < stop]
+        kinds = ", ".join(f"{sum(1 for _, st in reads if st == c)} x {c}" for c in sorted({st for _, st in reads}))
+        print(f"  GET /api/board   {name:10}: {spread([s for s, _ in reads])}  ({kinds or 'none'}; {API_PATH})")
     # The ratios are to the settled idle: the viewers' cold first burst would flatter them.
     (idle50, idle95), (busy50, busy95), (only50, only95) = (
         percentiles(rows) for rows in (settled, [p + d for p, d in busy], scoring)
     )
     print(
-        f"  page (GET / + board events): idle p50 {1000 * idle50:.1f} ms, p95 {1000 * idle95:.1f} ms "
-        f"(target p95 <= 1000 ms);\n"
+        f"  page (GET / + its files, as the viewers saw it): idle p50 {1000 * idle50:.1f} ms, "
+        f"p95 {1000 * idle95:.1f} ms (target p95 <= {1000 * TARGET_IDLE_P95_S:.0f} ms);\n"
         f"    while uploading and scoring p50 {1000 * busy50:.1f} ms ({busy50 / idle50:.2f}x idle), "
-        f"p95 {1000 * busy95:.1f} ms ({busy95 / idle95:.2f}x idle) (target each <= 1.2x);\n"
+        f"p95 {1000 * busy95:.1f} ms ({busy95 / idle95:.2f}x idle) (target each <= {TARGET_RATIO}x);\n"
         f"    scoring only p50 {1000 * only50:.1f} ms ({only50 / idle50:.2f}x idle), "
         f"p95 {1000 * only95:.1f} ms ({only95 / idle95:.2f}x idle)"
+    )
+    # The viewers' own loop woke late (their process waited for a core): time they counted as the app's.
+    late = [[s for at, s in result.viewer_lag if start <= at < stop] for start, stop in ((0.0, begin), (begin, end))]
+    print(
+        f"  the viewers' own loop woke late (> 5 ms) {len(late[0])} times idle ({sum(late[0]):.1f} s in all), "
+        f"{len(late[1])} times under load ({sum(late[1]):.1f} s): on a busy machine, read the server's own time too"
     )
     if len(result.app_cpu) == 3:  # the app's own threads (pages, intake), not its scoring or checking children
         (t0, c0), (t1, c1), (t2, c2) = result.app_cpu
@@ -353,6 +357,35 @@ def report(result: Result, viewers: int) -> None:
         print(f"  {line}")
 
 
+def report_requests(result: Result, probe: Path) -> None:
+    """The server's own time for the board's requests (at its outermost middleware), per phase."""
+    timed = [  # (start, seconds, path)
+        (float(at), float(took), path)
+        for at, took, method, path in (line.split(maxsplit=3) for line in probe.read_text().splitlines())
+        if method == "GET"
+    ]
+    begin, end = result.busy
+    print(f"the server's time to the last byte (probe {probe}):")
+    for name, (start, stop) in (
+        ("idle (settled)", (result.started + WARM_UP_S, begin)),
+        ("uploading+scoring", (begin, end)),
+        ("scoring only", (result.last_acknowledged, end)),
+    ):
+        for label, wanted in BOARD_REQUESTS.items():
+            took = [t for at, t, path in timed if start <= at < stop and wanted(path)]
+            print(f"  {name:18} GET {label:11}: {spread(took)}")
+    (idle50, idle95), (busy50, busy95), (only50, only95) = (
+        percentiles([t for at, t, path in timed if start <= at < stop and path == "/"])
+        for start, stop in ((result.started + WARM_UP_S, begin), (begin, end), (result.last_acknowledged, end))
+    )
+    print(
+        f"  the server's GET /: idle p50 {1000 * idle50:.1f} ms, p95 {1000 * idle95:.1f} ms "
+        f"(target p95 <= {1000 * TARGET_IDLE_P95_S:.0f} ms); while uploading and scoring p50 {busy50 / idle50:.2f}x, "
+        f"p95 {busy95 / idle95:.2f}x idle; scoring only p50 {only50 / idle50:.2f}x, p95 {only95 / idle95:.2f}x "
+        f"(target each <= {TARGET_RATIO}x)"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--uploads", type=int, default=20)
@@ -365,12 +398,15 @@ def main() -> None:
     parser.add_argument("--data", type=Path, default=Path.home() / ".cache" / "navitrace-bench")
     parser.add_argument("--samples-out", type=Path, help="write every page load and the phases there (JSON)")
     parser.add_argument("--gc-probe", type=Path, help="record the app's garbage collections there (and print them)")
-    parser.add_argument("--request-probe", type=Path, help="record each request's time in the app there")
+    parser.add_argument(
+        "--request-probe", type=Path, help="record each request's time in the app there (default: the work folder)"
+    )
     parser.add_argument("--step-probe", type=Path, help="record the time of each step of Gradio's events there")
     args = parser.parse_args()
     private, public = _scoring_dataset(args.data, args.samples, args.size)
     work = Path(tempfile.mkdtemp(prefix="navitrace-load-"))
     print(f"work folder {work}; {args.samples} scenes at {args.size}")
+    args.request_probe = args.request_probe or work / "requests.txt"
     # Figures are comparable only on an equally quiet machine: its load before the run, beside them.
     print(f"machine: {os.cpu_count()} cores, load average {' '.join(f'{x:.2f}' for x in os.getloadavg())} (at start)")
     result = run(
@@ -389,9 +425,11 @@ def main() -> None:
     report(result, args.viewers)
     if args.gc_probe:
         report_collections(result, args.gc_probe)
-    if args.samples_out:  # (start, GET / s, board events s) on the monotonic clock, for a timeline
+    report_requests(result, args.request_probe)
+    if args.samples_out:  # (start, GET / s, its files s) on the monotonic clock, for a timeline
         phases = {"viewers": result.started, "uploads": result.busy[0], "acknowledged": result.last_acknowledged}
         timeline = {"phases": {**phases, "end": result.busy[1]}, "page": result.page, "viewer_lag": result.viewer_lag}
+        timeline["api"] = result.api
         args.samples_out.write_text(json.dumps(timeline))
     in_app = [t for t in result.scoring_threads if not t.startswith(WORKER_PROCESS)]
     if result.errors or result.scored < args.uploads or in_app:

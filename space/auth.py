@@ -3,8 +3,9 @@
 Every event handler that needs a user takes ``profile: gr.OAuthProfile | None``; Gradio fills it
 from the signed session cookie of the request, never from the browser's inputs.
 
-- On a Space (``SPACE_ID`` set) the session is Hugging Face OAuth: ``gr.LoginButton`` and the
-  README front matter's ``hf_oauth: true``; Gradio adds the routes and the session middleware.
+- On a Space (``SPACE_ID`` set) the session is Hugging Face OAuth: the README front matter's
+  ``hf_oauth: true``, Gradio's OAuth routes and session middleware at the site's root
+  (``space/server.py``), and the shared header's link to ``/login/huggingface?_target_url=<this page>``.
 - Anywhere else, a *local development* sign-in: a form posts a user name to
   ``/local-auth/sign-in``, which stores it in the same signed session (a secret made at start-up),
   so the handlers cannot tell the difference. The page says clearly that this is not Hugging Face.
@@ -42,6 +43,13 @@ log = logging.getLogger(__name__)
 SIGN_IN_PATH, SIGN_OUT_PATH = "/local-auth/sign-in", "/local-auth/sign-out"
 LOOPBACK = {"127.0.0.1", "::1", "localhost"}
 MAX_NEXT = 500  # characters of the address a sign-in returns to
+# Where a Gradio page's header sends a sign-in back to, by the page it marks as active (its tab's own address).
+GRADIO_PAGES = {
+    "submit": "/submit/",
+    "mine": "/submit/?tab=mine",
+    "explorer": "/submit/?tab=explorer",
+    "desk": "/maintainers/",
+}
 
 
 class Auth:
@@ -86,8 +94,8 @@ class Auth:
         return Viewer(user=user, maintainer=self.service.is_maintainer(user), sign_in=how)
 
     def header(self, profile: gr.OAuthProfile | None, active: str) -> str:
-        """The header every page shares, for a Gradio page's caller."""
-        return header_html(self.viewer(self.user(profile)), active)
+        """The header every page shares, for a Gradio page's caller; signing in or out there comes back to it."""
+        return header_html(self.viewer(self.user(profile)), active, GRADIO_PAGES.get(active, "/"))
 
     def bar_html(self, profile: gr.OAuthProfile | None) -> str:
         """The identity line at the top of the page."""

@@ -19,6 +19,10 @@ events must stay bounded there too. Each item names the Gradio attribute it reli
    stopped the queue for everyone (``503 Queue is stopped`` until a restart), which anyone could cause by
    keeping one event waiting and opening 2,000 visits. Busy mailboxes are never evicted; a message for a
    visit whose mailbox is gone is dropped.
+5. **File inputs checked on mounted pages** (``check_files``: ``Blocks.has_launched``): Gradio checks that an
+   input's file is an upload and serves nothing in ``blocked_paths`` only once ``has_launched`` is set, which
+   ``launch()`` does and ``mount_gradio_app`` does not: a forged file input naming a server path was read.
+   ``tests/hardening/web/test_web_traversal.py`` and ``tests/browser/test_http.py`` hold it.
 
 Gradio's analytics of past events (a pandas summary after *every* event, up to 10,000 kept) is turned down
 with its own settings, ``GRADIO_ANALYTICS_CACHE_FREQUENCY`` and ``GRADIO_ANALYTICS_MAX_EVENTS``
@@ -50,6 +54,11 @@ QUIET_ANALYTICS = {
 def bound_visits(blocks: gr.Blocks, capacity: int) -> None:
     """At most ``capacity`` visits' state kept by ``blocks`` once mounted (item 1)."""
     blocks.state_session_capacity = capacity
+
+
+def check_files(blocks: gr.Blocks) -> None:
+    """Gradio's checks of file paths on a mounted page, as on a launched one (item 5)."""
+    blocks.has_launched = True
 
 
 async def keep_safe(app: Any, capacity: int, every_s: float = SWEEP_S) -> None:

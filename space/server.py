@@ -34,9 +34,9 @@ from starlette.routing import Mount
 from leaderboard import Settings
 from leaderboard.pages_first import Gauge
 from scoring import MAX_FILE_BYTES
-from space.gradio_internals import bound_visits, keep_safe
 from space.auth import local_session, sign_in_routes, viewer_of
 from space.board_download import routes as board_routes
+from space.gradio_internals import bound_visits, check_files, keep_safe
 from space.guard import DESK_PATH, WORKSPACE_PATH, Door, Guard, Keeper
 from space.long_lived import freeze_long_lived
 from space.public.api import routes as api_routes
@@ -81,6 +81,7 @@ def build_app(
         blocks.queue(default_concurrency_limit=4)
         bound_visits(blocks, space.max_visits)
         gr.mount_gradio_app(app, blocks, path, **_serving(settings), theme=THEME, css=CSS, head=HEAD)
+        check_files(blocks)
     guarded(app, guard, services.pages_busy)
     return app
 

@@ -15,7 +15,7 @@ from space.pages.charts_progress import SERIES_COLOURS, best_by_date
 from space.pages.html import esc, number
 
 Row = Mapping[str, object]
-WIDTH, BAR_END, BAR, STEP, GROUP_HEAD = 400.0, 340.0, 9.0, 12.0, 17.0
+WIDTH, BAR_END, BAR, STEP, GROUP_HEAD = 400.0, 340.0, 10.0, 14.0, 17.0  # STEP: a value label's line box (~13.5)
 P_WIDTH, P_HEIGHT, P_LEFT, P_RIGHT, P_TOP, P_BOTTOM = 400.0, 220.0, 34.0, 12.0, 10.0, 26.0
 
 

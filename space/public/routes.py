@@ -9,7 +9,7 @@ only the header, which names who is signed in, is drawn per request (pages are `
 from __future__ import annotations
 
 from collections.abc import Callable
-from urllib.parse import urlencode
+from urllib.parse import quote, urlencode
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -104,7 +104,7 @@ class Pages:
         wanted = entry.entry_id({"entry": request.path_params["submission_id"]}) or ""
         snapshot = await run_in_threadpool(self.services.board.snapshot)
         row = entry.find(snapshot.rows, wanted)
-        here = self._url(request, request.url.path)
+        here = self._url(request, f"/entry/{quote(wanted, safe='')}")  # the id as read (cut), not the whole path
         if row is None:
             meta = Meta(f"No such entry · {TITLE}", "No public entry has this id.", here)
             return self._page(request, meta, "board", entry_page.missing_body(wanted), status=404)

@@ -191,32 +191,33 @@ def _pages(page, url: str, example: Path, path, full: bool) -> None:  # noqa: AN
 
     page.goto(url)
     expect(page.locator("#leaderboard-table")).to_contain_text("Navigator-72B")
-    shot("leaderboard", 1500)
-    entry = page.locator("#leaderboard-table a[href*='entry=']").first.get_attribute("href")
+    shot("leaderboard", 0)
     ids = [
-        a.get_attribute("href").split("entry=")[1] for a in page.locator("#leaderboard-table a[href*='entry=']").all()
+        str(a.get_attribute("href")).removeprefix("/entry/")
+        for a in page.locator("#leaderboard-table a.nt-entry").all()
     ]
-    hide = page.get_by_label("Hide flagged")  # issue 15: the flagged entry, one click away
-    hide.uncheck()
+    page.goto(f"{url}/?flagged=1")  # issue 15: the flagged entry, one click away ("Show flagged")
     expect(page.locator("#leaderboard-table")).to_contain_text("contamination")
-    page.wait_for_timeout(1200)
     page.locator("#board-summary").evaluate("e => e.scrollIntoView({block: 'start'})")  # a phone: the rows
-    shot("leaderboard-flagged", 300)
-    page.goto(f"{url}/{entry.lstrip('./')}" if entry and not entry.startswith("http") else str(entry))
+    shot("leaderboard-flagged", 0)
+    page.goto(f"{url}/entry/{ids[0]}")
     expect(page.locator("#entry-page")).to_contain_text("Navigator-72B")
     expect(page.locator("#entry-declarations")).to_be_visible()
-    shot("entry")
+    shot("entry", 0)
     page.locator("#entry-declarations").scroll_into_view_if_needed()
-    shot("entry-declarations")  # on a phone the first screen is the headline: this one shows the declarations
-    page.goto(f"{url}/?compare={ids[0]},{ids[1]}")
+    shot("entry-declarations", 0)  # on a phone the first screen is the headline: this one shows the declarations
+    page.goto(f"{url}/compare?compare={ids[0]},{ids[1]}")
     expect(page.locator("#compare-headline")).to_contain_text("A − B")
-    shot("compare")
+    shot("compare", 0)
+    page.goto(f"{url}/about")
+    expect(page.locator("#about-page")).to_be_visible()
+    page.screenshot(path=path("about"), full_page=False)
 
     page.goto(url)
     page.get_by_label("User name (local sign-in)").fill("alice")
     page.get_by_role("button", name="Sign in locally").click()
     expect(page.locator("#identity")).to_contain_text("Signed in as alice")
-    page.get_by_role("tab", name="My submissions").click()
+    page.locator("#nt-nav").get_by_role("link", name="My submissions").click()
     expect(page.locator("#my-submissions-table")).to_contain_text("FINISHED")
     shot("my-submissions", 500)
 
@@ -232,10 +233,6 @@ def _pages(page, url: str, example: Path, path, full: bool) -> None:  # noqa: AN
     page.locator("#submit-file input[type=file]").set_input_files(str(example))
     expect(page.locator("#validation-report")).to_contain_text("rows", timeout=60_000)
     shot("submit", 500)
-
-    page.get_by_role("tab", name="About").click()
-    page.wait_for_timeout(800)
-    page.screenshot(path=path("about"), full_page=False)
 
     page.get_by_role("button", name="Sign out").click()
     page.get_by_label("User name (local sign-in)").fill("boss")

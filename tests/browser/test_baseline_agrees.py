@@ -44,7 +44,7 @@ def test_the_straight_example_scores_zero_as_about_says(new_page, calibrated: Ru
     page.set_viewport_size({"width": 1440, "height": 900})
     sign_in(page, calibrated.url, "stella")
     open_tab(page, "About")
-    expect(page.locator("#tab-about")).to_contain_text("0 the average of the straight-forward baseline")
+    expect(page.locator("#about-page")).to_contain_text("0 the average of the straight-forward baseline")
     submission_id = submit_file(page, straight, "Straight-Example", test=True)
     wait_finished(page, submission_id)
     row = page.locator("#my-submissions-table tr", has_text=submission_id)

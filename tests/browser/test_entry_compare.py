@@ -1,5 +1,7 @@
-"""The entry page (``/?entry=<id>``) and the compare view (``/?compare=a,b``) in a real browser,
-at a laptop's 1440x900 and a phone's 390x844: what a visitor sees in the first screen.
+"""The entry page (``/entry/<id>``) and compare (``/compare?compare=a,b``), plain pages, in a real browser at a
+laptop's 1440x900 and a phone's 390x844: what a visitor sees in the first screen, the ways on (back to the board,
+"Compare with…", the pickers: plain GET forms whose address says what is shown), the differences chart drawn
+inside its box, and the old addresses (``/?entry=``, ``/?compare=``) still arriving there.
 
 The app is started on a store seeded beforehand: three published test entries of different
 quality and one private one (``MIN_ROWS_PER_FIGURE=1``: the 8-scene browser dataset would otherwise
@@ -11,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import parse_qs, urlparse
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -89,11 +92,17 @@ def fits_across(page: Page, selector: str, within: str) -> None:
     assert box["x"] >= outer["x"] and box["x"] + box["width"] <= right + 0.5, (box, outer)
 
 
+def compared(page: Page) -> list[str]:
+    """The ids the address asks compare for (``?compare=a&compare=b`` or ``?compare=a,b``)."""
+    values = parse_qs(urlparse(page.url).query).get("compare", [])
+    return [i for v in values for i in v.split(",")]
+
+
 @pytest.mark.parametrize("size", SIZES)
 def test_an_entry_url_opens_its_page_with_the_interval_in_the_first_screen(sized_page, seeded, size):
     app, ids, table = seeded
     page = sized_page(size)
-    page.goto(f"{app.url}/?entry={ids['Noisy']}")
+    page.goto(f"{app.url}/entry/{ids['Noisy']}")
     expect(page.locator("#entry-title")).to_have_text("Noisy")
     row = table[ids["Noisy"]]
     low, high = row["score_ci"]
@@ -102,15 +111,30 @@ def test_an_entry_url_opens_its_page_with_the_interval_in_the_first_screen(sized
     expect(score).to_contain_text(re.compile(r"rank 2 \(range \d(–\d)?\)"))
     in_viewport(page, "#entry-title")
     in_viewport(page, "#entry-score")
+    for way in (page.get_by_role("link", name="Back to the board"), page.get_by_label("Compare with…")):
+        expect(way).to_be_in_viewport()  # the ways on, in the first screen too
     shot(page, f"entry-{size}")
     # Everything known about it, further down: links, versions, the charts with intervals, the breakdown.
     facts = page.locator("#entry-facts")
     expect(facts).to_contain_text("Scorer version")
     expect(facts).to_contain_text(str(row["dataset_revision"]))
+    facts.scroll_into_view_if_needed()
+    fits_across(page, "#entry-facts", "#main")  # not clipped on a phone
     human = row["per_embodiment"]["Human"]
     expect(page.locator("#entry-embodiment")).to_contain_text(f"Human{human:.2f} [")
     expect(page.locator("#entry-category .nt-ci-whisker").first).to_be_attached()
     expect(page.locator("#entry-metadata")).to_contain_text("Lighting")
+
+
+def test_the_old_entry_and_compare_addresses_arrive_at_their_pages(sized_page, seeded):
+    app, ids, _ = seeded
+    page = sized_page("laptop")
+    page.goto(f"{app.url}/?entry={ids['Noisy']}")
+    expect(page.locator("#entry-title")).to_have_text("Noisy")
+    assert urlparse(page.url).path == f"/entry/{ids['Noisy']}"
+    page.goto(f"{app.url}/?compare={ids['Perfect']},{ids['Straight']}")
+    expect(page.locator("#compare-headline")).to_contain_text("A − B")
+    assert urlparse(page.url).path == "/compare" and compared(page) == [ids["Perfect"], ids["Straight"]]
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -118,18 +142,19 @@ def test_a_private_or_unknown_entry_says_so(sized_page, seeded, size):
     app, ids, _ = seeded
     page = sized_page(size)
     for wanted in (ids["Secret"], "no-such-entry"):
-        page.goto(f"{app.url}/?entry={wanted}")
+        page.goto(f"{app.url}/entry/{wanted}")
         note = page.locator("#entry-missing")
         expect(note).to_contain_text(f"No public entry has the id “{wanted}”")
         in_viewport(page, "#entry-missing")
         expect(page.locator("#entry-page")).not_to_contain_text("Secret")
+        expect(page.get_by_role("link", name="Back to the board")).to_be_visible()
 
 
 @pytest.mark.parametrize("size", SIZES)
 def test_the_compare_url_shows_the_paired_differences(sized_page, seeded, size):
     app, ids, table = seeded
     page = sized_page(size)
-    page.goto(f"{app.url}/?compare={ids['Perfect']},{ids['Straight']}")
+    page.goto(f"{app.url}/compare?compare={ids['Perfect']},{ids['Straight']}")
     headline = page.locator("#compare-headline")
     expect(headline).to_contain_text(re.compile(r"A − B = \+\d+\.\d\d \[\+\d+\.\d\d, \+\d+\.\d\d\]"))
     in_viewport(page, "#compare-headline")
@@ -145,14 +170,96 @@ def test_the_compare_url_shows_the_paired_differences(sized_page, seeded, size):
     )  # the difference column fits, even on a phone
 
 
-def test_two_pickers_compare_without_a_url(sized_page, seeded):
+@pytest.mark.parametrize("size", SIZES)
+def test_the_differences_chart_draws_every_interval_inside_its_own_box(sized_page, seeded, size):
+    """Issue 22's defect: compare's "Differences (A − B)" drew its intervals off the left edge, through the labels.
+    Both ways round: A ahead (bars to the right of zero) and A behind (to the left)."""
     app, ids, _ = seeded
-    page = sized_page("laptop")
-    page.goto(app.url)
-    page.get_by_role("tab", name="Compare", exact=True).click()
+    page = sized_page(size)
+    for a, b in (("Perfect", "Straight"), ("Straight", "Perfect"), ("Noisy", "Perfect")):
+        page.goto(f"{app.url}/compare?compare={ids[a]},{ids[b]}")
+        rows = page.locator("#compare-bars .nt-ci-row")
+        expect(rows.first).to_be_visible()
+        expect(page.locator("#compare-bars .nt-ci-whisker").first).to_be_attached()  # intervals are drawn
+        chart = page.locator("#compare-bars").bounding_box()
+        assert chart and chart["x"] >= 0 and chart["x"] + chart["width"] <= page.viewport_size["width"] + 0.5
+        for row in rows.all():
+            row.scroll_into_view_if_needed()
+            track = row.locator("svg.nt-ci-track").bounding_box()
+            label = row.locator(".nt-ci-label").bounding_box()
+            value = row.locator(".nt-ci-value").bounding_box()
+            assert track and label and value
+            assert chart["x"] - 0.5 <= track["x"] and track["x"] + track["width"] <= chart["x"] + chart["width"] + 0.5
+            for text in (label, value):
+                assert not overlaps(track, text), (a, b, row.inner_text(), track, text)
+            # The zero line, the bar and the whisker, in the track's own units (its viewBox is 0..100 wide; a
+            # box on screen would count the strokes' width in those units too).
+            marks = row.locator("svg.nt-ci-track").evaluate(MARKS)
+            assert marks and all(-0.01 <= left and right <= 100.01 for left, right in marks), (
+                a,
+                b,
+                row.inner_text(),
+                marks,
+            )
+        shot(page, f"compare-bars-{a}-{b}-{size}")
+
+
+MARKS = "svg => [...svg.children].map(c => { const b = c.getBBox(); return [b.x, b.x + b.width]; })"
+
+
+def overlaps(one: dict[str, float], other: dict[str, float]) -> bool:
+    apart_x = one["x"] + one["width"] <= other["x"] + 0.5 or other["x"] + other["width"] <= one["x"] + 0.5
+    apart_y = one["y"] + one["height"] <= other["y"] + 0.5 or other["y"] + other["height"] <= one["y"] + 0.5
+    return not (apart_x or apart_y)
+
+
+@pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
+def test_compare_with_and_the_pickers_keep_the_address_saying_what_is_shown(chromium, seeded, javascript):
+    """Issue 22's defect: the pickers never updated the address, and going back to the board still said
+    ``?compare=``. Now an entry's "Compare with…" and compare's two pickers are GET forms: every view an address."""
+    app, ids, _ = seeded
+    context = chromium.new_context(viewport={"width": 1440, "height": 900}, java_script_enabled=javascript)
+    try:
+        page = context.new_page()
+        page.goto(app.url)
+        page.locator("#leaderboard-table").get_by_role("link", name="Noisy", exact=True).click()
+        expect(page.locator("#entry-title")).to_have_text("Noisy")
+        assert urlparse(page.url).path == f"/entry/{ids['Noisy']}"
+        page.get_by_label("Compare with…").select_option(ids["Perfect"])
+        page.locator("#compare-with").get_by_role("button", name="Compare").click()
+        headline = page.locator("#compare-headline")
+        expect(headline).to_contain_text(re.compile(r"A = #\d Noisy .*B = #\d Perfect", re.S))
+        assert urlparse(page.url).path == "/compare" and compared(page) == [ids["Noisy"], ids["Perfect"]]
+        expect(page.get_by_label("Entry A")).to_have_value(ids["Noisy"])  # the pickers say it too
+        expect(page.get_by_label("Entry B")).to_have_value(ids["Perfect"])
+
+        page.get_by_label("Entry B").select_option(ids["Straight"])
+        page.locator("#compare-form").get_by_role("button", name="Compare").click()
+        expect(headline).to_contain_text(re.compile(r"B = #\d Straight"))
+        assert compared(page) == [ids["Noisy"], ids["Straight"]]
+
+        page.go_back()  # the previous comparison, as its address says
+        expect(page.locator("#compare-headline")).to_contain_text(re.compile(r"B = #\d Perfect"))
+        assert compared(page) == [ids["Noisy"], ids["Perfect"]]
+        page.go_back()
+        expect(page.locator("#entry-title")).to_have_text("Noisy")
+        assert urlparse(page.url).path == f"/entry/{ids['Noisy']}" and not compared(page)
+        page.get_by_role("link", name="Back to the board").click()
+        expect(page.locator("#leaderboard-table")).to_contain_text("Perfect")
+        assert urlparse(page.url).path == "/" and not urlparse(page.url).query  # the board's own address
+    finally:
+        context.close()
+
+
+def test_two_pickers_compare_from_the_empty_compare_page(sized_page, seeded):
+    app, ids, _ = seeded
+    page = sized_page("phone")
+    page.goto(f"{app.url}/compare")
+    expect(page.locator("#compare-prompt")).to_contain_text("Pick two entries")
     for label, model in (("Entry A", "Noisy"), ("Entry B", "Perfect")):
-        page.get_by_label(label).click()
-        page.get_by_role("option", name=re.compile(rf"^#\d {model} ")).first.click()
+        page.get_by_label(label).select_option(ids[model])
+    page.locator("#compare-form").get_by_role("button", name="Compare").click()
     headline = page.locator("#compare-headline")
     expect(headline).to_contain_text(re.compile(r"A − B = −?-?\d+\.\d\d \[-\d+\.\d\d, -\d+\.\d\d\]"))
     in_viewport(page, "#compare-headline")
+    assert compared(page) == [ids["Noisy"], ids["Perfect"]]

@@ -20,7 +20,7 @@ from scoring.examples import write_example
 from space.pages.explorer import CHARGED, PENALTY, PENALTY_BANDS, PREDICTION, TRUTH, TRUTH_OTHER
 from synthetic import write_demo_dataset
 from tests.browser.conftest import RunningApp, page_maker, shot, start_app, stop_app
-from tests.browser.helpers import LONG_MS, choose, coloured_pixels, scored, sign_in
+from tests.browser.helpers import LONG_MS, choose, coloured_pixels, open_tab, scored, sign_in
 
 pytestmark = pytest.mark.browser
 DESKTOP, PHONE = {"width": 1440, "height": 900}, {"width": 390, "height": 844}
@@ -52,14 +52,11 @@ def new_page(chromium, explorer_app, request: pytest.FixtureRequest):
 
 
 def open_explorer_row(page: Page, app: RunningApp, submission_id: str) -> None:
-    """Sign in, open the Explorer (through the tabs' overflow menu on a phone), pick the submission's worst row."""
+    """Sign in on the board, open the Explorer from the header (the signed-in page opens on that tab, on a phone
+    too), pick the submission's worst row."""
     sign_in(page, app.url, USER)
-    tab = page.get_by_role("tab", name="Explorer", exact=True)
-    if tab.count() and tab.is_visible():
-        tab.click()
-    else:
-        page.get_by_role("button", name="More tabs").click()
-        page.locator("#tabs .overflow-dropdown").get_by_role("button", name="Explorer", exact=True).click()
+    open_tab(page, "Explorer")
+    expect(page).to_have_url(f"{app.url}/submit/?tab=explorer")
     choose(page, "Your validation submission (optional)", re.compile(submission_id))
     expect(page.get_by_label("Row of that submission (worst first)")).to_be_visible()
     settled(page)
@@ -220,7 +217,7 @@ def test_a_stale_choice_draws_the_sample_instead_of_an_error(explorer_app):
 
     app, _ = explorer_app
     sample_id = load_answer_key(app.public, "validation", app.home / "stale-key").samples[0].sample_id
-    client = Client(app.url, verbose=False, download_files=False, analytics_enabled=False)
+    client = Client(f"{app.url}/submit/", verbose=False, download_files=False, analytics_enabled=False)
     layers = ["Expert traces", "Penalty region edges"]
     image, breakdown, task, legend = client.predict("", sample_id, "No Such Embodiment", layers, api_name="/explore")
     assert image and "Task:" in task and "expert trace" in legend.lower()

@@ -1,4 +1,6 @@
-"""Nothing private is reachable over HTTP: not through Gradio's file routes, not as a forged file input.
+"""Nothing private is reachable over HTTP: not through Gradio's file routes (of both mounted pages, ``/submit``
+and ``/maintainers``), not through the site's own (static files, examples, entries), not as a forged file input;
+and no public answer, plain page or JSON, holds an e-mail or a private path.
 
 Runs against the same real app as the browser tests, without a browser.
 """
@@ -46,15 +48,23 @@ def secrets_on_disk(app: RunningApp, tmp_path_factory: pytest.TempPathFactory) -
     return found
 
 
+MOUNTS = ("", "/submit", "/maintainers")  # the site's root, and the Gradio pages mounted on it
+
+
 def _urls(path: Path) -> list[str]:
     absolute = str(path.resolve())
     relative = Path("../" * len(ROOT.parts)) / absolute.lstrip("/")
     forms = [absolute, str(relative), quote(absolute, safe=""), absolute.replace("/", "%2F")]
     forms.append(quote(str(relative).replace("..", "%2e%2e"), safe="/%"))
     urls = []
-    for form in forms:
-        urls += [f"/gradio_api/file={form}", f"/file={form}", f"/gradio_api/static/{form}", f"/static/{form}"]
-    urls += [f"/gradio_api/file=local/../{relative}", f"/assets/../../{relative}", f"/gradio_api/stream/{form}"]
+    for mount in MOUNTS:
+        for form in forms:
+            urls += [f"{mount}/gradio_api/file={form}", f"{mount}/file={form}", f"{mount}/gradio_api/static/{form}"]
+            urls += [f"{mount}/static/{form}"]
+        urls += [f"{mount}/gradio_api/file=local/../{relative}", f"{mount}/assets/../../{relative}"]
+        urls += [f"{mount}/gradio_api/stream/{form}" for form in forms]
+    for form in forms:  # the site's own routes that take a name or an id
+        urls += [f"/examples/{form}", f"/entry/{form}", f"/api/entry/{form}"]
     return urls
 
 
@@ -72,16 +82,23 @@ def test_no_route_serves_the_private_files(app: RunningApp, secrets_on_disk: dic
 def test_a_forged_file_input_cannot_read_a_private_file(app: RunningApp, secrets_on_disk: dict[str, Path]):
     """The Submit page's check takes an uploaded file; a client naming a server path instead is refused."""
     forged = {"path": str(secrets_on_disk["upload"]), "meta": {"_type": "gradio.FileData"}}
-    with httpx.Client(base_url=app.url, timeout=30) as client:
+    with httpx.Client(base_url=app.url + "/submit", timeout=30) as client:
         event = client.post("/gradio_api/call/check_file", json={"data": [forged, "test"]}).json()["event_id"]
         stream = client.get(f"/gradio_api/call/check_file/{event}").text
     assert "event: error" in stream and "rows read" not in stream, stream[:500]
 
 
 def test_public_answers_hold_no_e_mail_and_no_private_path(app: RunningApp, secrets_on_disk: dict[str, Path]):
-    with httpx.Client(base_url=app.url, timeout=10) as client:
-        for url in ("/", "/config", "/gradio_api/info"):
-            text = client.get(url).text
+    sid = secrets_on_disk["request"].stem
+    public = ["/", "/?all=1&cols=emb,cat,details", "/embed", "/about", f"/entry/{sid}", f"/compare?compare={sid},{sid}"]
+    public += ["/api/board", f"/api/entry/{sid}", "/board.csv", "/submit/", "/maintainers/"]
+    public += [f"{mount}{route}" for mount in MOUNTS[1:] for route in ("/config", "/gradio_api/info")]
+    with httpx.Client(base_url=app.url, timeout=10, follow_redirects=True) as client:
+        for url in public:
+            answer = client.get(url)
+            expected = (200, 400, 404) if sid in url else (200,)  # eve's entry awaits a maintainer's approval
+            assert answer.status_code in expected, (url, answer.status_code)
+            text = answer.text
             assert "hidden-person@example.org" not in text, url
             assert str(app.home) not in text, url
     results = (app.home / "results" / "data" / "leaderboard.jsonl").read_text()

@@ -58,7 +58,8 @@ def test_the_pull_request_link_is_under_the_entry_facts(chromium, seeded, reques
     page = next(makers)()
     width, height = SIZES[size]
     page.set_viewport_size({"width": width, "height": height})
-    page.goto(f"{app.url}/?entry={ids['Shared']}")
+    page.goto(f"{app.url}/?entry={ids['Shared']}")  # the old address leads to the entry's own page
+    expect(page).to_have_url(f"{app.url}/entry/{ids['Shared']}")
     block = page.locator("#entry-hub-pr")
     expect(block).to_contain_text("On the Hub: the pull request adding this result to the model's repository")
     anchor = block.get_by_role("link", name="the pull request adding this result")
@@ -70,7 +71,7 @@ def test_the_pull_request_link_is_under_the_entry_facts(chromium, seeded, reques
     assert 0 <= box["y"] and box["y"] + box["height"] <= height and box["x"] + box["width"] <= width + 1
     shot(page, f"entry-hub-pr-{size}")
 
-    page.goto(f"{app.url}/?entry={ids['Kept']}")  # no pull request: no block
+    page.goto(f"{app.url}/entry/{ids['Kept']}")  # no pull request: no block
     expect(page.locator("#entry-title")).to_have_text("Kept")
     expect(page.locator("#entry-hub-pr")).to_have_count(0)
     next(makers, None)

@@ -20,7 +20,7 @@ from leaderboard import Leaderboard, Settings
 from scoring import load_answer_key
 from scoring.examples import write_example
 from tests.browser.conftest import MAINTAINER, RunningApp, page_maker, shot, start_app, stop_app
-from tests.browser.helpers import sign_in
+from tests.browser.helpers import open_tab, sign_in
 
 pytestmark = pytest.mark.browser
 
@@ -69,7 +69,7 @@ def waiting_submission(app: RunningApp, user: str, folder: Path, seed: int) -> s
 def open_my_submissions(page: Page, app: RunningApp, user: str, width: int, height: int) -> None:
     page.set_viewport_size({"width": width, "height": height})
     sign_in(page, app.url, user)
-    page.get_by_role("tab", name="My submissions", exact=True).click()
+    open_tab(page, "My submissions")  # the header's link: the signed-in page opens on that tab
 
 
 def inside_viewport(page: Page, locator) -> dict:

@@ -2,9 +2,11 @@
 
 The attack: one anonymous ``GET /`` with ``X-Gradio-Server: <attacker>`` (or ``X-Forwarded-Host``)
 made Gradio build the page with the attacker's root address, a page cache kept that copy for everybody,
-and the page then loaded a script from the attacker's site. Here the attacker's site is a real server on
-this machine that counts every request it gets; after the poisoned requests, a visitor opens the board
-in Chromium and neither the visitor's page nor the attacker's server sees a request between them.
+and the page then loaded a script from the attacker's site. The board is a plain page now, but the
+signed-in pages (``/submit/``, ``/maintainers/``) are still Gradio's. Here the attacker's site is a real
+server on this machine that counts every request it gets; after the poisoned requests to every page and
+configuration, a visitor opens the board, then the Submit page and the desk's, in Chromium, and neither
+the visitor's pages nor the attacker's server sees a request between them.
 
 The app is one of this module's own, and the visitor comes by ``localhost`` (the app's other loopback
 name), which nobody has visited before the attacker: a copy of the page kept from an earlier visit
@@ -24,6 +26,8 @@ from tests.browser.conftest import RunningApp, page_maker, start_app, stop_app
 
 pytestmark = pytest.mark.browser
 MARK = "window.__poisoned = true;"
+PAGES = ("/", "/submit/", "/maintainers/")  # the plain board, and the two Gradio pages (which load code by address)
+CONFIGS = ("/submit/config", "/maintainers/config")
 
 
 class AttackerSite:
@@ -84,22 +88,23 @@ POISONS = [
 @pytest.mark.parametrize("poison", POISONS)
 def test_a_poisoned_request_cannot_change_what_the_next_visitor_loads(visitor, fresh_app: RunningApp, attacker, poison):
     url = fresh_app.url.replace("127.0.0.1", "localhost")
-    for path in ("/", "/config"):  # the page and its configuration, as a page cache would keep them
+    for path in PAGES + CONFIGS:  # the pages and their configurations, as a page cache would keep them
         answer = httpx.get(url + path, headers=poison(attacker.host), timeout=30)
-        assert answer.status_code == 200
+        assert answer.status_code == 200, (path, answer.status_code)
         assert attacker.host not in answer.text, f"{path} answered with the attacker's address"
     page = visitor()
     elsewhere: list[str] = []
     page.on("request", lambda r: elsewhere.append(r.url) if not r.url.startswith(url) else None)
-    response = page.goto(url + "/")
-    assert response is not None
-    policy = response.headers.get("content-security-policy", "")
-    assert "script-src 'self'" in policy and "default-src 'self'" in policy
-    page.wait_for_load_state("load")  # every script the page names has been fetched (or refused) by now
-    assert not elsewhere, f"the visitor's page asked another site: {elsewhere}"
-    assert attacker.paths == [], f"the attacker's site was asked for {attacker.paths}"
-    assert page.evaluate("window.__poisoned === undefined")
-    expect(page.locator("#leaderboard-table")).to_be_visible(timeout=60_000)  # the page booted at home
+    for path, booted in zip(PAGES, ("#leaderboard-table", "#tab-submit", "#identity"), strict=True):
+        response = page.goto(url + path)
+        assert response is not None
+        policy = response.headers.get("content-security-policy", "")
+        assert "script-src 'self'" in policy and "default-src 'self'" in policy, path
+        page.wait_for_load_state("load")  # every script the page names has been fetched (or refused) by now
+        expect(page.locator(booted).first).to_be_visible(timeout=60_000)  # the page booted at home
+        assert not elsewhere, f"the visitor's page {path} asked another site: {elsewhere}"
+        assert attacker.paths == [], f"the attacker's site was asked for {attacker.paths}"
+        assert page.evaluate("window.__poisoned === undefined"), path
 
 
 def test_the_csp_stops_a_script_from_another_site_even_if_a_page_names_one(new_page, app: RunningApp, attacker):

@@ -1,8 +1,10 @@
 """The Space as deployed: Gradio's own Hugging Face OAuth (on a local OpenID provider), behind TLS.
 
-Sign in, submit, see My submissions, sign out; a maintainer signs in and approves; a
-non-maintainer's session cannot reach a maintainer action; an expired session asks to sign in
-again without losing the form; a page on another site cannot act with a maintainer's cookie.
+Sign in, submit, see My submissions, sign out; one sign-in serves every page (the plain ones, ``/submit/``
+and ``/maintainers/``), comes back to the page it started from, and one sign-out ends it everywhere; a
+maintainer signs in and approves; a non-maintainer's session cannot reach a maintainer action; an expired
+session asks to sign in again without losing the form; a page on another site cannot act with a
+maintainer's cookie.
 Fixtures and how the provider and the proxy work: tests/browser/space_mode.py.
 """
 
@@ -28,6 +30,8 @@ from tests.browser.space_mode import Elsewhere, SpaceApp, start_oidc, start_spac
 pytestmark = pytest.mark.browser
 EVIL = "https://evil.example"
 DESK = "/maintainers"  # the maintainers' desk: a page (and API) of its own
+WORKSPACE = "/submit"  # Submit, My submissions and the Explorer: the signed-in Gradio page
+SIGN_IN = "Sign in with Hugging Face"  # the shared header's link (space/public/shell.py)
 
 
 @pytest.fixture(scope="module")
@@ -79,15 +83,22 @@ def browser_page(chromium, space: SpaceApp, request: pytest.FixtureRequest):
         context.close()
 
 
-def hf_sign_in(page: Page, space: SpaceApp, user: str, seconds: int = 3600) -> None:
-    """Click Gradio's "Sign in with Hugging Face", sign in at the provider, land back signed in."""
-    page.goto(space.url)
-    page.locator("#login-button").click()
+def hf_sign_in(page: Page, space: SpaceApp, user: str, seconds: int = 3600, start: str = "/") -> None:
+    """Open ``start``, click the header's "Sign in with Hugging Face", sign in at the provider, land back on
+    ``start`` signed in."""
+    page.goto(space.url + start)
+    page.locator("#identity").get_by_role("link", name=SIGN_IN).click()
     page.get_by_label("User name").fill(user)
     page.get_by_label("Session seconds").fill(str(seconds))
     page.get_by_role("button", name="Sign in").click()
-    page.wait_for_url(re.compile(re.escape(space.url)))
+    page.wait_for_url(space.url + start)
     expect(page.locator("#identity")).to_contain_text(f"Signed in as {user}", timeout=LONG_MS)
+
+
+def signed_out(page: Page) -> None:
+    """The header offers the sign-in and names nobody."""
+    expect(page.locator("#identity").get_by_role("link", name=SIGN_IN)).to_be_visible(timeout=LONG_MS)
+    expect(page.locator("#identity")).not_to_contain_text("Signed in as")
 
 
 def session_cookie(page: Page) -> str:
@@ -117,14 +128,41 @@ def test_sign_in_submit_see_it_and_sign_out(browser_page, space: SpaceApp, files
     wait_finished(page, submission_id)
     shot(page, "space-my-submissions")
     copied = session_cookie(page)
-    before = call(space, "show_quota", [], copied, space.url)
+    before = call(space, "show_quota", [], copied, space.url, WORKSPACE)
     assert isinstance(before, str) and "Test submissions left" in before, before
-    page.locator("#login-button").click()  # "Logout (alice)"
-    expect(page.locator("#identity")).to_contain_text("Not signed in", timeout=LONG_MS)
-    expect(page.locator("#login-button")).to_contain_text("Sign in with Hugging Face")
+    page.locator("#identity").get_by_role("link", name="Sign out").click()
+    signed_out(page)
     # The cookie as it was before signing out is signed, unexpired, and worth nothing now.
-    after = call(space, "show_quota", [], copied, space.url)
+    after = call(space, "show_quota", [], copied, space.url, WORKSPACE)
     assert isinstance(after, str) and "Sign in at the top" in after and "Test submissions left" not in after, after
+
+
+def test_one_sign_in_serves_every_page_and_one_sign_out_ends_it(browser_page, space: SpaceApp):
+    """Issue 22: the plain pages and both Gradio pages share one session; OAuth comes back where it started."""
+    page = browser_page()
+    hf_sign_in(page, space, MAINTAINER)  # on the board, a plain page
+    for path in (WORKSPACE + "/", WORKSPACE + "/?tab=mine", DESK + "/", "/about"):
+        page.goto(space.url + path)
+        expect(page.locator("#identity")).to_contain_text(f"Signed in as {MAINTAINER} · maintainer", timeout=LONG_MS)
+    page.goto(space.url + DESK + "/")
+    expect(page.locator("#tab-maintainers")).to_be_visible(timeout=LONG_MS)  # the desk knows the maintainer
+    page.goto(space.url + WORKSPACE + "/?tab=mine")
+    expect(page.get_by_role("tab", name="My submissions", exact=True)).to_have_attribute("aria-selected", "true")
+    page.locator("#identity").get_by_role("link", name="Sign out").click()  # on a Gradio page
+    for path in ("/", WORKSPACE + "/", DESK + "/"):
+        page.goto(space.url + path)
+        signed_out(page)
+    expect(page.locator("#tab-maintainers")).to_be_hidden()
+    # Each page's sign-in comes back to that page, query included, the Gradio pages' too.
+    for start in (WORKSPACE + "/?tab=explorer", DESK + "/", "/about"):
+        other = browser_page()
+        hf_sign_in(other, space, "dora", start=start)
+        assert other.url == space.url + start, (start, other.url)
+        if start.startswith(WORKSPACE):
+            expect(other.get_by_role("tab", name="Explorer", exact=True)).to_have_attribute("aria-selected", "true")
+        if start.startswith(DESK):
+            expect(other.locator("#identity")).not_to_contain_text("maintainer")
+    shot(other, "space-signed-in-back-where-it-started")
 
 
 def test_a_maintainer_approves_and_a_non_maintainer_cannot(browser_page, space: SpaceApp, files):
@@ -168,8 +206,7 @@ def test_an_expired_session_asks_to_sign_in_again_and_keeps_the_form(browser_pag
     expect(page.get_by_label("Model name (required)")).to_have_value("Carol-Model")  # nothing typed is lost
     shot(page, "space-expired-session")
     page.reload()
-    expect(page.locator("#identity")).to_contain_text("Not signed in", timeout=LONG_MS)
-    expect(page.locator("#login-button")).to_contain_text("Sign in with Hugging Face")
+    signed_out(page)
 
 
 def test_a_page_on_another_site_cannot_act_with_a_maintainers_cookie(browser_page, space: SpaceApp, files):

@@ -119,6 +119,18 @@ def address(page: Page) -> dict[str, list[str]]:
     return parse_qs(urlparse(page.url).query)
 
 
+TEXT_BOX = (  # the box of an element's text (its cell's padding left out)
+    "e => { const r = document.createRange(); r.selectNodeContents(e); const b = r.getBoundingClientRect();"
+    " return {left: b.left, right: b.right}; }"
+)
+
+
+def open_filters(page: Page) -> None:
+    """The board's "Filters and columns" panel, closed by default (the first rows stay in the first screen)."""
+    page.locator("#board-filters > summary").click()
+    expect(page.get_by_label("Show flagged entries")).to_be_visible()
+
+
 @SIZES
 def test_flagged_entries_are_hidden_by_default_and_one_click_shows_them_with_their_badge(open_page, size):
     page = open_page(size)
@@ -126,12 +138,11 @@ def test_flagged_entries_are_hidden_by_default_and_one_click_shows_them_with_the
     assert "Tuned-VLM" not in models(page)
     assert models(page)[0] == "Clean-VLM"  # the hidden entry takes no rank: Clean-VLM is #1
     expect(page.locator("#leaderboard-table tbody tr").first.locator("td").first).to_have_text("1")
-    expect(page.locator("#board-summary")).to_contain_text("1 flagged entry hidden (untick Hide flagged)")
-    hide = page.get_by_label("Hide flagged")
-    expect(hide).to_be_checked()
-    hide.scroll_into_view_if_needed()
-    in_view(page, hide, size)
-    hide.uncheck()
+    summary = page.locator("#board-summary")
+    expect(summary).to_contain_text("1 flagged entry hidden")
+    show = summary.get_by_role("link", name="Show flagged")  # the one click, where the reader reads "hidden"
+    in_view(page, show, size)
+    show.click()
     row = page.locator("#leaderboard-table tbody tr", has_text="Tuned-VLM")
     expect(row).to_be_visible()
     badge = row.locator(".nt-badge-flag")
@@ -140,21 +151,21 @@ def test_flagged_entries_are_hidden_by_default_and_one_click_shows_them_with_the
     in_view(page, badge, size)
     assert models(page)[0] == "Tuned-VLM"
     assert address(page).get("flagged") == ["1"]
+    open_filters(page)
+    expect(page.get_by_label("Show flagged entries")).to_be_checked()  # the panel says so too
     shot(page, f"trust-board-flagged-{size['width']}")
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="known defect (closing note, 2026-11-25): restoring a filter from the address races the controls' "
-    ".change redraws, which can draw the default view after the first event's correct one",
-)
 def test_reloading_an_address_with_flagged_shown_keeps_them_shown(open_page):
     page = open_page(LAPTOP)
-    page.get_by_label("Hide flagged").uncheck()
+    open_filters(page)
+    page.get_by_label("Show flagged entries").check()
     expect(page.locator("#leaderboard-table tbody tr", has_text="Tuned-VLM")).to_be_visible()
-    page.reload()  # the address keeps the choice (a fresh page load: the same wait as the fixture's first one)
-    expect(page.get_by_label("Hide flagged")).not_to_be_checked(timeout=30_000)
-    expect(page.locator("#leaderboard-table tbody tr", has_text="Tuned-VLM")).to_be_visible(timeout=10_000)
+    assert address(page).get("flagged") == ["1"]
+    page.reload()  # the address keeps the choice
+    expect(page.locator("#leaderboard-table tbody tr", has_text="Tuned-VLM")).to_be_visible()
+    open_filters(page)
+    expect(page.get_by_label("Show flagged entries")).to_be_checked()
 
 
 def test_the_tries_column_shows_the_counts_with_its_explanation_on_a_laptop(open_page):
@@ -169,10 +180,25 @@ def test_the_tries_column_shows_the_counts_with_its_explanation_on_a_laptop(open
     in_view(page, row.locator("td").nth(column), LAPTOP)
 
 
-def test_on_a_phone_the_tries_column_gives_way_to_rank_model_and_score(open_page):
+def test_on_a_phone_every_column_is_a_sideways_scroll_away_with_rank_and_model_kept_in_view(open_page):
     page = open_page(PHONE)
-    expect(page.get_by_role("columnheader", name="Tries")).to_be_hidden()
-    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]  # the page itself never scrolls
+    row = page.locator("#leaderboard-table tbody tr", has_text="Clean-VLM")
+    headers = [t.strip() for t in page.locator("#leaderboard-table thead th").all_inner_texts()]
+    expect(row.locator("td").nth(next(i for i, h in enumerate(headers) if h.startswith("Tries")))).to_have_text("3 / 5")
+    date = row.locator("td").last  # the last column: the table's own box scrolls sideways to it
+    date.scroll_into_view_if_needed()
+    expect(date).to_have_text("2026-03-01")
+    in_view(page, date, PHONE)
+    assert page.locator("#board-table-wrap").evaluate("e => e.scrollLeft") > 0
+    for cell in ("td.nt-rank", "td.nt-model-col"):  # still where they were: sticky on the left
+        in_view(page, row.locator(cell), PHONE)
+    expect(row.locator("td.nt-rank")).to_have_text("1")
+    model = row.locator("td.nt-model-col").bounding_box()
+    digits = row.locator("td.nt-rank").evaluate(TEXT_BOX)  # the rank's own text, not its cell's padding
+    assert model and 0 <= digits["left"] and digits["right"] <= model["x"] + 0.5, (digits, model)  # not covered
+    box = date.bounding_box()
+    assert box and box["x"] >= model["x"] + model["width"] - 1, (box, model)  # beside them, not under them
 
 
 @SIZES
@@ -181,6 +207,7 @@ def test_hub_reported_rows_are_off_by_default_and_one_click_shows_them_marked(op
     expect(page.locator("#leaderboard-table")).to_contain_text("Clean-VLM")
     assert "Hubby-VLM" not in models(page)
     expect(page.locator("#board-summary")).to_contain_text("1 Hub-reported result not shown")
+    open_filters(page)
     page.get_by_label("Show Hub-reported results").check()
     row = page.locator("#leaderboard-table tbody tr", has_text="Hubby-VLM")
     expect(row).to_be_visible()
@@ -190,38 +217,38 @@ def test_hub_reported_rows_are_off_by_default_and_one_click_shows_them_marked(op
     expect(row.locator("td").first).to_have_text("—")  # not ranked: not scored here
     expect(page.locator("#leaderboard-table tbody tr", has_text="Clean-VLM").locator("td").first).to_have_text("1")
     assert address(page).get("hub") == ["1"]
+    page.locator("#board-filters > summary").click()  # closed again: the row's badge in sight
     in_view(page, badge, size)
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="known defect (closing notes, 2026-11-25 and 27): restoring a filter from the address races the "
-    "controls' .change redraws; CI on 2026-11-27 saw it on a first load of ?flagged=1, not only on a reload",
-)
 def test_opening_an_address_with_flagged_shown_shows_them(open_page):
     page = open_page(LAPTOP, "?flagged=1")
-    expect(page.get_by_label("Hide flagged")).not_to_be_checked()
     expect(page.locator("#leaderboard-table")).to_contain_text("Tuned-VLM")
+    expect(page.locator("#leaderboard-table tbody tr").first.locator("td").first).to_have_text("1")
+    assert models(page)[:2] == ["Tuned-VLM", "Clean-VLM"]
+    expect(page.locator("#board-summary")).not_to_contain_text("flagged entry hidden")
+    open_filters(page)
+    expect(page.get_by_label("Show flagged entries")).to_be_checked()
 
 
 def test_declaration_filters_keep_single_runs_and_untrained_models(open_page):
-    page = open_page(LAPTOP)
-    page.get_by_label("Hide flagged").uncheck()  # by hand: restoring it from the address is the defect above
+    page = open_page(LAPTOP, "?flagged=1")
     expect(page.locator("#leaderboard-table")).to_contain_text("Tuned-VLM")
-    page.locator("#board-filters").get_by_text("Filters").click()
+    open_filters(page)
     page.get_by_label("Single run only").check()
     expect(page.locator("#leaderboard-table")).not_to_contain_text("BestOf-VLM")
     assert models(page) == ["Clean-VLM", "Straight"]  # Old-VLM declared nothing: it drops out too
-    assert address(page).get("single") == ["1"]
+    assert address(page).get("single") == ["1"] and address(page).get("flagged") == ["1"]
     page.get_by_label("Single run only").uncheck()
     page.get_by_label("Not trained on NaviTrace").check()
     expect(page.locator("#leaderboard-table")).not_to_contain_text("Tuned-VLM")
     assert models(page) == ["Clean-VLM", "BestOf-VLM", "Straight"]
+    assert address(page).get("notrained") == ["1"] and "single" not in address(page)
 
 
 @SIZES
 def test_the_entry_page_shows_the_tries_the_declarations_and_the_hub_pull_request(open_page, size):
-    page = open_page(size, "?entry=sub-clean-vlm-2026-03-01", showing="#entry-title")
+    page = open_page(size, "entry/sub-clean-vlm-2026-03-01", showing="#entry-title")
     expect(page.locator("#entry-title")).to_have_text("Clean-VLM")
     expect(page.locator("#entry-facts")).to_contain_text("3 test submissions for this model, 5 in all")
     declared = page.locator("#entry-declarations")
@@ -244,7 +271,7 @@ def test_the_entry_page_shows_the_tries_the_declarations_and_the_hub_pull_reques
 
 
 def test_a_flagged_entry_page_says_why_first_with_the_evidence(open_page):
-    page = open_page(PHONE, "?entry=sub-tuned-vlm-2026-03-02", showing="#entry-title")
+    page = open_page(PHONE, "?entry=sub-tuned-vlm-2026-03-02", showing="#entry-title")  # the old address
     flag = page.locator("#entry-flag")
     expect(flag).to_contain_text("Flagged by the maintainers: contamination")
     expect(flag).to_contain_text("Tuned on the test images")

@@ -180,3 +180,9 @@ def test_a_message_for_a_gone_mailbox_is_dropped_not_raised(served_):
     gone = SimpleNamespace(session_hash="reader-left", alive=True, _id="e1")
     demo.get_blocks()._queue.send_message(gone, SimpleNamespace(event_id=None))
     assert not demo.get_blocks()._queue.stopped
+
+
+def test_mounted_pages_check_file_inputs_as_launched_ones_do(served_):
+    """Gradio skips its check of an input's file (an upload, not a blocked path) until ``has_launched``."""
+    _, workspace, desk = served_
+    assert workspace.get_blocks().has_launched and desk.get_blocks().has_launched

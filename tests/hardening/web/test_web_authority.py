@@ -9,6 +9,8 @@ a validation submission, a reported row) and with the page's own default values.
 
 from __future__ import annotations
 
+import httpx
+
 from tests.browser.conftest import RunningApp
 from tests.hardening.web import web_api
 from tests.hardening.web.web_seed import ATTACKER, Seeded, leaks, moderation_state
@@ -44,3 +46,26 @@ def test_every_maintainer_endpoint_refuses_others_and_changes_nothing(web_app: R
                 assert not leaks(answer.text, seeded.secrets), (who, endpoint.api_name)
     assert moderation_state(web_app) == before, "a refused call changed the moderation state"
     print(f"\n{len(desk)} maintainer endpoints ({', '.join(sorted(names))}): {calls} calls, all refused")
+
+
+def test_the_public_pages_take_no_action_from_anyone(web_app: RunningApp, seeded: Seeded):
+    """The plain pages and the JSON API only read: every other method is refused, even from a maintainer's page,
+    and no query (an action's name, a forged user) changes anything or shows what only a maintainer sees."""
+    url, ids = web_app.url, (seeded.test_id, seeded.validation_id, seeded.reported_id)
+    routes = ["/", "/embed", "/about", "/compare", "/api/board", "/board.csv"]
+    routes += [f"/entry/{i}" for i in ids] + [f"/api/entry/{i}" for i in ids]
+    before = moderation_state(web_app)
+    boss = web_api.sign_in(url, "boss")
+    with httpx.Client(base_url=url, headers=web_api.headers(boss, url), timeout=30) as client:
+        for route in routes:
+            for method in ("POST", "PUT", "PATCH", "DELETE"):
+                answer = client.request(method, route, data={"action": "approve", "submission_id": seeded.test_id})
+                assert answer.status_code == 405, (method, route, answer.status_code)
+    with httpx.Client(base_url=url, headers=web_api.headers(web_api.sign_in(url, ATTACKER)), timeout=30) as client:
+        for route in routes:
+            for query in ("action=approve", f"approve={seeded.test_id}", "user=boss", "maintainer=1", "hidden=1"):
+                answer = client.get(f"{route}?{query}", follow_redirects=True)
+                assert answer.status_code < 500, (route, query, answer.status_code)
+                assert "Maintainers' desk" not in answer.text, (route, query, "the desk offered to a non-maintainer")
+                assert not leaks(answer.text, seeded.secrets), (route, query)
+    assert moderation_state(web_app) == before, "a public page changed the moderation state"

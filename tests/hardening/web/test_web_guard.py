@@ -80,8 +80,13 @@ def test_a_foreign_or_null_origin_is_refused_on_every_kind_of_request(guarded: R
     for origin in (EVIL, "null", f"http://127.0.0.1:{port + 1}", f"http://localhost:{port + 1}"):
         headers = {"Origin": origin, "Cookie": f"session={boss}"}
         attempts = {
-            "preflight": ("OPTIONS", "/gradio_api/queue/join", {"Access-Control-Request-Method": "POST"}, None),
-            "join": ("POST", "/gradio_api/queue/join", {}, {"data": [pending], "fn_index": 0, "session_hash": "x"}),
+            "preflight": ("OPTIONS", "/submit/gradio_api/queue/join", {"Access-Control-Request-Method": "POST"}, None),
+            "join": (
+                "POST",
+                "/submit/gradio_api/queue/join",
+                {},
+                {"data": [pending], "fn_index": 0, "session_hash": "x"},
+            ),
             "call": ("POST", "/maintainers/gradio_api/call/reject", {}, {"data": [pending, "spam"]}),
             "run": ("POST", "/maintainers/gradio_api/run/maintainers_refresh", {}, {"data": [pending]}),
             "sign-in": ("POST", "/local-auth/sign-in", {}, None),
@@ -99,7 +104,7 @@ def test_a_foreign_or_null_origin_is_refused_on_every_kind_of_request(guarded: R
                 assert ("another site" in answer.text) or ("Origin 'null'" in answer.text), (origin, what)
                 assert "set-cookie" not in answer.headers, (origin, what)
             refused_upload = client.post(
-                "/gradio_api/upload", headers=headers, files={"files": ("x.tsv", b"sample_id\tembodiment\n")}
+                "/submit/gradio_api/upload", headers=headers, files={"files": ("x.tsv", b"sample_id\tembodiment\n")}
             )
             assert refused_upload.status_code == 403 and no_cors(refused_upload)
     assert store(guarded) == before, "a refused request changed the store"
@@ -111,8 +116,8 @@ def test_a_foreign_or_null_origin_is_refused_on_every_kind_of_request(guarded: R
 def test_the_apps_own_origin_gets_a_credentialed_cors_answer_and_only_it(guarded: RunningApp):
     ask = {"Access-Control-Request-Method": "POST"}
     with httpx.Client(base_url=guarded.url, timeout=30) as client:
-        own = client.options("/gradio_api/queue/join", headers=ask | {"Origin": guarded.url})
-        other = client.options("/gradio_api/queue/join", headers=ask | {"Origin": EVIL})
+        own = client.options("/submit/gradio_api/queue/join", headers=ask | {"Origin": guarded.url})
+        other = client.options("/submit/gradio_api/queue/join", headers=ask | {"Origin": EVIL})
     assert own.headers["access-control-allow-origin"] == guarded.url
     assert own.headers["access-control-allow-credentials"] == "true"
     assert other.status_code == 403 and no_cors(other)
@@ -123,7 +128,7 @@ def test_a_foreign_host_reaches_no_handler(guarded: RunningApp):
     port = guarded.url.rsplit(":", 1)[1]
     before = store(guarded)
     with httpx.Client(base_url=guarded.url, timeout=30, headers={"Host": f"evil.example:{port}"}) as client:
-        for method, path in (("GET", "/"), ("GET", "/config"), ("POST", "/local-auth/sign-in")):
+        for method, path in (("GET", "/"), ("GET", "/submit/config"), ("POST", "/local-auth/sign-in")):
             answer = client.request(method, path, data={"user": MAINTAINER} if method == "POST" else None)
             assert answer.status_code == 403 and no_cors(answer), (path, answer.status_code)
             assert f"Host 'evil.example:{port}' is not this app's address" in answer.text
@@ -139,7 +144,7 @@ def test_a_signed_in_change_without_origin_is_refused_and_a_script_without_cooki
             json={"data": [""]},
             headers={"Cookie": f"session={boss}"},
         )
-        script = client.post("/gradio_api/call/show_quota", json={"data": []})
+        script = client.post("/submit/gradio_api/call/show_quota", json={"data": []})
     assert bare.status_code == 403 and "its Origin header is missing" in bare.text
     assert script.status_code == 200  # no cookie, no session to abuse: a script may call what anyone may
 
@@ -155,7 +160,7 @@ def test_a_cookie_copied_before_sign_out_is_worth_nothing_after(guarded: Running
     assert "You are not signed in, so you are not a maintainer" in refused.text, refused.text[:300]
     with open(files.make("validation", seed=2), "rb") as handle:
         upload = httpx.post(
-            f"{url}/gradio_api/upload", files={"files": handle}, headers=web_api.headers(copied, url), timeout=30
+            f"{url}/submit/gradio_api/upload", files={"files": handle}, headers=web_api.headers(copied, url), timeout=30
         )
     assert upload.status_code == 403 and "Sign in to upload" in upload.text
 
@@ -166,7 +171,10 @@ def test_anonymous_uploads_and_checks_are_refused_and_leave_nothing(guarded: Run
     path = files.make("validation", seed=3)
     with open(path, "rb") as handle:
         anonymous = httpx.post(
-            f"{guarded.url}/gradio_api/upload", files={"files": handle}, headers={"Origin": guarded.url}, timeout=30
+            f"{guarded.url}/submit/gradio_api/upload",
+            files={"files": handle},
+            headers={"Origin": guarded.url},
+            timeout=30,
         )
     assert (
         anonymous.status_code == 403
@@ -182,7 +190,7 @@ def test_an_oversized_upload_is_refused_before_its_body_is_read(guarded: Running
     cookie = web_api.sign_in(guarded.url, "olga")
     host, port = guarded.url.removeprefix("http://").split(":")
     head = (
-        f"POST /gradio_api/upload HTTP/1.1\r\nHost: {host}:{port}\r\nOrigin: {guarded.url}\r\n"
+        f"POST /submit/gradio_api/upload HTTP/1.1\r\nHost: {host}:{port}\r\nOrigin: {guarded.url}\r\n"
         f"Cookie: session={cookie}\r\nContent-Type: multipart/form-data; boundary=x\r\n"
         f"Content-Length: {100 * 2**20}\r\nConnection: close\r\n\r\n"
     )
@@ -199,7 +207,9 @@ def test_uploads_per_minute_and_bytes_per_hour_are_counted_per_user(guarded: Run
     for _ in range(3):  # UPLOADS_PER_MINUTE=3
         web_api.upload(url, small, ursula)
     with open(small, "rb") as handle:
-        fourth = httpx.post(f"{url}/gradio_api/upload", files={"files": handle}, headers=web_api.headers(ursula, url))
+        fourth = httpx.post(
+            f"{url}/submit/gradio_api/upload", files={"files": handle}, headers=web_api.headers(ursula, url)
+        )
     assert fourth.status_code == 429 and "Too many uploads: 3 a minute per user" in fourth.text
     assert 0 < int(fourth.headers["retry-after"]) <= 60
     web_api.upload(url, small, victor)  # another user is not held up by ursula's count
@@ -208,13 +218,15 @@ def test_uploads_per_minute_and_bytes_per_hour_are_counted_per_user(guarded: Run
     wendy = web_api.sign_in(url, "wendy")
     web_api.upload(url, big, wendy)
     with open(big, "rb") as handle:
-        second = httpx.post(f"{url}/gradio_api/upload", files={"files": handle}, headers=web_api.headers(wendy, url))
+        second = httpx.post(
+            f"{url}/submit/gradio_api/upload", files={"files": handle}, headers=web_api.headers(wendy, url)
+        )
     assert second.status_code == 429 and "Too much uploaded: 1 MB an hour per user" in second.text
 
 
 def test_a_call_body_over_the_limit_is_refused(guarded: RunningApp):
     body = {"data": ["x" * (20 * 1024)], "fn_index": 0, "session_hash": "big"}  # MAX_CALL_KB=16
-    answer = httpx.post(f"{guarded.url}/gradio_api/queue/join", json=body, timeout=30)
+    answer = httpx.post(f"{guarded.url}/submit/gradio_api/queue/join", json=body, timeout=30)
     assert answer.status_code == 413 and "at most 16 KB" in answer.text
 
 
@@ -268,8 +280,8 @@ def test_anonymous_event_calls_are_limited_per_client_and_signed_in_ones_are_not
     statuses = []
     with httpx.Client(base_url=url, timeout=30) as client:
         for _ in range(40):  # ANONYMOUS_CALLS_PER_MINUTE=30, and earlier tests spent some
-            statuses.append(client.post("/gradio_api/call/show_quota", json={"data": []}).status_code)
-        refused = client.post("/gradio_api/call/show_quota", json={"data": []})
+            statuses.append(client.post("/submit/gradio_api/call/show_quota", json={"data": []}).status_code)
+        refused = client.post("/submit/gradio_api/call/show_quota", json={"data": []})
     assert statuses[0] == 200 and refused.status_code == 429 and "without signing in" in refused.text
     assert int(refused.headers["retry-after"]) <= 60
     assert web_api.call(url, "show_quota", [], signed_in).ok

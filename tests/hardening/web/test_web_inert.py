@@ -13,7 +13,9 @@ unset), no element may be injected, and the text must show literally.
 from __future__ import annotations
 
 import re
+from urllib.parse import quote
 
+import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
@@ -94,7 +96,18 @@ def planted(web_app: RunningApp, web_files: Files) -> dict[str, str]:
     assert web_api.call(web_api.desk(url), "reject", [rejected, REASON], boss).ok
     reported = [approved, REPORTED, REPORTED_ORG, "test", 42.0, None, None, SOURCE, ""]
     assert web_api.call(web_api.desk(url), "add_reported", reported, boss).ok
-    return {"approved": approved, "rejected": rejected, "validation": validation}
+    return {"approved": approved, "rejected": rejected, "validation": validation, "reported": reported_id(url, boss)}
+
+
+OWN_TAGS = (
+    "found => found.map(e => (e.tagName === 'SCRIPT' ? e.outerHTML : e.cloneNode(false).outerHTML).slice(0, 300))"
+)
+
+
+def reported_id(url: str, cookie: str) -> str:
+    """The id of the reported row planted above, as the public JSON API lists it."""
+    rows = httpx.get(f"{url}/api/board", headers=web_api.headers(cookie), timeout=30).json()["rows"]
+    return next(str(r["submission_id"]) for r in rows if REPORTED in str(r.get("model")))
 
 
 def inert(page: Page, where: str) -> None:
@@ -117,9 +130,12 @@ def test_the_leaderboard_shows_every_payload_as_text(new_web_page, web_app: Runn
     page.goto(web_app.url)
     table = page.locator("#leaderboard-table")
     expect(table).to_contain_text(MODEL, timeout=LONG_MS)
-    page.get_by_label("Per category").check()
-    page.get_by_label("Details").check()
-    choose(page, "Metadata breakdown (extra columns)", "Weather")
+    page.locator("#board-filters summary").click()
+    page.get_by_role("checkbox", name="Per task category").check()
+    page.get_by_role("checkbox", name="Details (rows, description, versions, id)").check()
+    page.get_by_label("Metadata breakdown").select_option(label="Weather")
+    page.get_by_role("button", name="Apply").click()
+    expect(page).to_have_url(re.compile(r"by="))
     row = table.locator("tr", has_text="Trudy")
     for text in (MODEL, ORGANISATION, DESCRIPTION[:60]):
         expect(row).to_contain_text(text)
@@ -127,12 +143,44 @@ def test_the_leaderboard_shows_every_payload_as_text(new_web_page, web_app: Runn
     expect(reported).to_contain_text(REPORTED)
     expect(reported).to_contain_text(REPORTED_ORG)
     hrefs = table.locator("a").evaluate_all("links => links.map(a => a.getAttribute('href'))")
-    safe = ("https://", "/?entry=")  # links out, and to the entry's own page
+    safe = ("https://", "/entry/", "/?")  # links out, to the entry's own page, and the sort links
     assert all(h.startswith(safe) and '"' not in h and "<" not in h for h in hrefs), hrefs
     tooltips = hover_charts(page)
     assert any(MODEL in t for t in tooltips), tooltips  # a tooltip showed the model name, as text
     inert(page, "the leaderboard")
     shot(page, "inert-leaderboard")
+
+
+def test_the_plain_pages_show_every_payload_as_text(new_web_page, web_app: RunningApp, planted):
+    """The entry's page, a comparison, the embed and the JSON API, opened in the browser: the payloads are text."""
+    page = new_web_page()
+    approved, reported = planted["approved"], planted["reported"]
+    for path, shown in (
+        (f"/entry/{approved}", (MODEL, ORGANISATION, DESCRIPTION[:60])),
+        (f"/entry/{reported}", (REPORTED, REPORTED_ORG)),
+        (f"/compare?compare={approved},{reported}", (MODEL, REPORTED)),
+        ("/embed", (MODEL, REPORTED)),
+        (f"/?q={quote(MODEL)}", (MODEL,)),
+    ):
+        page.goto(web_app.url + path)
+        main = page.locator("main, body").first
+        for text in shown:
+            expect(main).to_contain_text(text, timeout=LONG_MS)
+        assert page.evaluate("window.__pwned") is None, f"a payload ran on {path}"
+        injected = page.locator(", ".join(f"main {tag}, #board-embed {tag}" for tag in INJECTED))
+        # The pages have svg charts and a <details> panel of their own: an element is a payload's when its own tag
+        # (or a script's text) carries one.
+        found = injected.evaluate_all(OWN_TAGS)
+        found = [f for f in found if "pwned" in f]
+        assert not found, f"{path}: {found}"
+        hrefs = page.locator("main a, #board-embed a").evaluate_all("links => links.map(a => a.getAttribute('href'))")
+        assert not [h for h in hrefs if h and (h.lower().startswith("javascript") or "<" in h)], (path, hrefs)
+    for path in (f"/api/entry/{approved}", "/api/board"):
+        answer = page.goto(web_app.url + path)
+        assert answer is not None and answer.headers["content-type"].startswith("application/json"), path
+        assert answer.headers.get("x-content-type-options") == "nosniff", path
+        assert page.evaluate("window.__pwned") is None and page.locator("img, svg, script").count() == 0, path
+    shot(page, "inert-plain-pages")
 
 
 def test_my_submissions_and_the_explorer_show_payloads_as_text(new_web_page, web_app: RunningApp, planted):

@@ -3,10 +3,12 @@
 The secrets (``web_seed.secrets_of``): eve's contact e-mail, the per-row scores of her scored test
 submission (values and a ``rows.tsv`` line), the ground-truth start points of every test trace,
 the paths of ``LEADERBOARD_HOME``, the answer-key cache and the private dataset, and the bytes of
-eve's upload. The crawl covers every GET route in the app's ``/openapi.json`` that takes no path
-parameter, and every event endpoint in ``/config`` called anonymously, as another user and as
-eve herself, with the ids an attacker would try; then every file URL those answers handed out. The
-maintainers' desk (``/maintainers``, a page and API of its own) is crawled the same way.
+eve's upload. The crawl covers every public plain route (``PUBLIC_ROUTES``: the board in every view,
+an entry and the ids an attacker would try, compare, About, the embed, the CSV and the JSON API), every
+GET route in the Gradio pages' ``/openapi.json`` that takes no path parameter, and every event
+endpoint in their ``/config`` called anonymously, as another user and as eve herself, with the ids
+an attacker would try; then every file URL those answers handed out. The signed-in page
+(``/submit``) and the maintainers' desk (``/maintainers``) are crawled alike.
 """
 
 from __future__ import annotations
@@ -20,6 +22,16 @@ from tests.hardening.web import web_api
 from tests.hardening.web.web_seed import ATTACKER, VICTIM, Files, Seeded, leaks, moderation_state
 
 
+def public_routes(seeded: Seeded) -> list[str]:
+    """The plain pages and the JSON API, in every view a reader can ask for, and the ids an attacker would try."""
+    ids = (seeded.test_id, seeded.validation_id, seeded.reported_id)
+    routes = ["/", "/?split=validation", "/?all=1&flagged=1&hub=1&cols=emb,cat,details", "/about", "/embed",
+              "/board.csv", "/board.csv?split=validation", "/api/board", "/api/board?split=validation",
+              f"/compare?compare={seeded.test_id},{seeded.validation_id}"]  # fmt: skip
+    routes += [f"/entry/{i}" for i in ids] + [f"/api/entry/{i}" for i in ids] + [f"/?entry={i}" for i in ids]
+    return routes
+
+
 def get_routes(url: str) -> list[str]:
     """GET routes without path parameters, from the app's own OpenAPI description."""
     paths = httpx.get(f"{url}/openapi.json", timeout=30).json()["paths"]
@@ -31,9 +43,10 @@ def test_no_route_endpoint_file_or_log_line_gives_a_secret_away(web_app: Running
     cookies = {"anonymous": None, ATTACKER: web_api.sign_in(url, ATTACKER), VICTIM: web_api.sign_in(url, VICTIM)}
     own = {VICTIM: ("eve's upload",)}  # eve may get her own file back; nobody else may
     before = moderation_state(web_app)
-    pages = (url, web_api.desk(url))
+    pages = (web_api.gradio(url), web_api.desk(url))
     routes = [f"{page.removeprefix(url)}{route}" for page in pages for route in get_routes(page)]
-    assert {"/", "/config", "/gradio_api/info", "/monitoring/summary", "/maintainers/config"} <= set(routes)
+    assert {"/submit/config", "/submit/gradio_api/info", "/maintainers/config"} <= set(routes)
+    routes = public_routes(seeded) + routes
     handed_out: dict[str, set[str]] = {who: set() for who in cookies}
     calls = 0
     for who, cookie in cookies.items():
@@ -66,10 +79,13 @@ def test_no_route_endpoint_file_or_log_line_gives_a_secret_away(web_app: Running
 
 
 def test_gradio_monitoring_is_off(web_app: RunningApp):
-    """Gradio's default /monitoring/summary lists every endpoint (maintainer ones too) with call counts."""
-    for path in ("/monitoring", "/monitoring/summary", "/monitoring/anything"):
-        response = httpx.get(web_app.url + path, timeout=10)
-        assert response.status_code == 403 and "approve" not in response.text, (path, response.text[:200])
+    """Gradio's default /monitoring/summary lists every endpoint (maintainer ones too) with call counts: each
+    mounted page refuses it, and the site's root has no such route."""
+    for page, refused in (("", 404), ("/submit", 403), ("/maintainers", 403)):
+        for path in ("/monitoring", "/monitoring/summary", "/monitoring/anything"):
+            response = httpx.get(web_app.url + page + path, timeout=10)
+            assert response.status_code == refused, (page + path, response.status_code, response.text[:200])
+            assert "approve" not in response.text and "show_quota" not in response.text, page + path
 
 
 def test_another_users_validation_rows_and_traces_are_refused(web_app: RunningApp, seeded: Seeded):

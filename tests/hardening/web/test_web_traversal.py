@@ -1,10 +1,12 @@
 """Path traversal through every file-serving route of the app, and through forged file inputs: all refused.
 
-The routes are the app's own: every GET route of ``/openapi.json`` with a path parameter (file
-routes, static assets, the proxy, custom components, streams), each parameter in turn given a
-private file's path written nine ways (absolute, relative, encoded, double-encoded, backslashes,
-``file://``, a NUL suffix, escaping from Gradio's upload folder, and a symlink planted in that
-folder). ``tests/browser/test_http.py`` has the first, smaller version of this check.
+The routes are the app's own: every GET route with a path parameter of the mounted Gradio pages'
+``/openapi.json`` (``/submit``, ``/maintainers``: file routes, static assets, the proxy, custom
+components, streams) and of the plain site (``PLAIN_ROUTES``: an entry, its JSON, the example files,
+our static files), each parameter in turn given a private file's path written eleven ways (absolute,
+relative, encoded, double-encoded, backslashes, ``file://``, a NUL suffix, escaping from Gradio's upload
+folder, and a symlink planted in that folder). ``tests/browser/test_http.py`` has the first, smaller
+version of this check.
 """
 
 from __future__ import annotations
@@ -25,6 +27,9 @@ from tests.hardening.web.web_seed import Seeded, leaks
 # The queue's event streams answer any name with 200 and an error event, never a file.
 EVENT_STREAMS = ("/gradio_api/call/",)
 KEEP_ALIVE = "/gradio_api/heartbeat/"  # answers any session hash with an endless "ALIVE" stream; serves no file
+MOUNTS = ("/submit", "/maintainers")  # the Gradio pages (space/guard.py); the site's root has no OpenAPI page
+# The plain site's routes with a path parameter (space/public/routes.py, space/public/api.py).
+PLAIN_ROUTES = ("/entry/{submission_id}", "/api/entry/{submission_id}", "/examples/{name}", "/static/{name}")
 
 
 @pytest.fixture(scope="module")
@@ -67,11 +72,16 @@ def spellings(path: Path, cache: Path, link: Path) -> dict[str, str]:
 
 def route_urls(url: str, value: str) -> list[str]:
     """Every GET route with path parameters, with ``value`` in each parameter in turn (``x`` in the others)."""
-    paths = httpx.get(f"{url}/openapi.json", timeout=30).json()["paths"]
+    templates = list(PLAIN_ROUTES)
+    for mount in MOUNTS:
+        paths = httpx.get(f"{url}{mount}/openapi.json", timeout=30).json()["paths"]
+        templates += [
+            mount + template
+            for template, methods in paths.items()
+            if "get" in methods and "{" in template and not template.startswith(KEEP_ALIVE)
+        ]
     urls = []
-    for template, methods in paths.items():
-        if "get" not in methods or "{" not in template or template.startswith(KEEP_ALIVE):
-            continue
+    for template in templates:
         names = re.findall(r"\{(\w+)\}", template)
         for name in names:
             filled = template
@@ -79,6 +89,14 @@ def route_urls(url: str, value: str) -> list[str]:
                 filled = filled.replace("{" + other + "}", value if other == name else "x")
             urls.append(filled)
     return urls
+
+
+def test_every_mounted_page_lists_its_file_routes(web_app: RunningApp):
+    """The crawl below cannot pass by finding nothing: each Gradio page's file route is among the routes tried."""
+    urls = route_urls(web_app.url, "VALUE")
+    for mount in MOUNTS:
+        assert f"{mount}/gradio_api/file=VALUE" in urls, (mount, urls[:20])
+    assert {"/entry/VALUE", "/api/entry/VALUE", "/static/VALUE"} <= set(urls)
 
 
 def test_no_file_route_serves_a_private_file_however_it_is_spelled(web_app: RunningApp, private_files):
@@ -96,7 +114,8 @@ def test_no_file_route_serves_a_private_file_however_it_is_spelled(web_app: Runn
                     tried += 1
                     status, content = web_api.get_bounded(client, route, 2)
                     statuses[status] += 1
-                    if secret in content or (200 <= status < 300 and not route.startswith(EVENT_STREAMS)):
+                    stream = route.removeprefix(MOUNTS[0]).removeprefix(MOUNTS[1]).startswith(EVENT_STREAMS)
+                    if secret in content or (200 <= status < 300 and not stream):
                         served.append(f"{name} ({how}) at {route}: {status}")
     assert not served, "\n".join(served[:30])
     assert web_app.process.poll() is None and httpx.get(web_app.url, timeout=10).status_code == 200

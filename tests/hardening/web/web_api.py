@@ -1,9 +1,10 @@
 """The running app as any HTTP client sees it: sign in, list every event endpoint, call one with raw HTTP.
 
-Endpoints are read from the app's own ``/config`` (every event listener, documented or not), so
+Endpoints are read from the Gradio pages' own ``/config`` (every event listener, documented or not), so
 a listener added later is probed without anyone editing a list. Calls go through
 ``/gradio_api/call/{api_name}``, the route ``gradio_client`` uses too, with the session cookie of
-a local sign-in when there is one.
+a local sign-in when there is one. Given the site's address, the Gradio functions here speak to the
+signed-in page mounted at ``/submit`` (the site's root is a plain page); given ``desk(url)``, to the desk.
 """
 
 from __future__ import annotations
@@ -47,13 +48,18 @@ def headers(cookie: str | None, url: str | None = None) -> dict[str, str]:
     return ({"Cookie": f"session={cookie}"} if cookie else {}) | ({"Origin": origin} if origin else {})
 
 
+def gradio(url: str) -> str:
+    """The Gradio app a site or page address names: the site's root means the signed-in page at ``/submit``."""
+    return f"{url.rstrip('/')}/submit" if httpx.URL(url).path in ("", "/") else url
+
+
 def desk(url: str) -> str:
     """The maintainers' desk, a page (and API) of its own beside the app's page."""
     return f"{url}/maintainers"
 
 
 def config(url: str) -> dict:
-    return httpx.get(f"{url}/config", timeout=30).json()
+    return httpx.get(f"{gradio(url)}/config", timeout=30).json()
 
 
 def endpoints(cfg: dict) -> list[Endpoint]:
@@ -86,7 +92,10 @@ def upload(url: str, path: Path, cookie: str | None = None) -> dict:
     """Upload like the browser does; the ``FileData`` to pass as a file input."""
     with open(path, "rb") as handle:
         response = httpx.post(
-            f"{url}/gradio_api/upload", files={"files": (path.name, handle)}, headers=headers(cookie, url), timeout=60
+            f"{gradio(url)}/gradio_api/upload",
+            files={"files": (path.name, handle)},
+            headers=headers(cookie, url),
+            timeout=60,
         )
     response.raise_for_status()
     return {"path": response.json()[0], "orig_name": path.name, "meta": {"_type": "gradio.FileData"}}
@@ -101,7 +110,7 @@ def call(
     choices), as the page's do; ``extra`` goes into the request body as it is.
     """
     body = {"data": data, **({"session_hash": session} if session else {}), **extra}
-    with httpx.Client(base_url=url, headers=headers(cookie, url), timeout=120) as client:
+    with httpx.Client(base_url=gradio(url), headers=headers(cookie, url), timeout=120) as client:
         posted = client.post(f"/gradio_api/call/{api_name}", json=body)
         if posted.status_code != 200:
             return Answer(False, f"HTTP {posted.status_code}: {posted.text}")

@@ -141,7 +141,8 @@ class Index:
 
     @classmethod
     def of(cls, rows: list[dict[str, object]]) -> Index:
-        tables, found = {}, {}
+        tables: dict[str, tuple[list[str], list[dict[str, object]]]] = {}
+        found: dict[str, tuple[str, dict[str, object]]] = {}
         for split in SPLITS:  # test first, as the entry page finds an id
             tables[split] = csv_table(rows, split)
             for line in tables[split][1]:

@@ -30,7 +30,10 @@ def open_tab(page: Page, name: str) -> None:
     if name in WORKSPACE:
         if "/submit/" not in page.url:
             page.locator("#nt-nav").get_by_role("link", name=name, exact=True).click()
-            expect(page.get_by_role("tab", name=name, exact=True)).to_have_attribute("aria-selected", "true")
+            # The Gradio page boots and selects the tab the address names: slower than a plain page on a busy machine.
+            expect(page.get_by_role("tab", name=name, exact=True)).to_have_attribute(
+                "aria-selected", "true", timeout=LONG_MS
+            )
             return
         page.get_by_role("tab", name=name, exact=True).click()
         return

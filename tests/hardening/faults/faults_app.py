@@ -99,7 +99,7 @@ class NotAcknowledged(Exception):
 
 
 class Submitter:
-    """One signed-in browser session of ``user``, talking to the Submit tab's API."""
+    """One signed-in browser session of ``user``, talking to the Submit tab's API (the Gradio page at ``/submit``)."""
 
     def __init__(self, url: str, user: str, timeout_s: float = 30.0) -> None:
         # A browser names the page a request comes from; the app refuses signed-in changes that do not.
@@ -119,14 +119,14 @@ class Submitter:
     def submit(self, path: Path, split: str, model: str, publish: bool) -> str:
         """The id on the receipt; ``NotAcknowledged`` otherwise."""
         try:
-            uploaded = self.client.post("/gradio_api/upload", files=[("files", (path.name, path.read_bytes()))])
+            uploaded = self.client.post("/submit/gradio_api/upload", files=[("files", (path.name, path.read_bytes()))])
             uploaded.raise_for_status()
             file = {"path": uploaded.json()[0], "orig_name": path.name, "meta": {"_type": "gradio.FileData"}}
             declared = ["none", "no", "", "1", False]  # trained on, beyond inference, code, runs, Hub (issue 15)
             fields = [file, split, model, "", "", "", "someone@example.org", "", "", "", publish, *declared]
-            call = self.client.post("/gradio_api/call/submit", json={"data": fields})
+            call = self.client.post("/submit/gradio_api/call/submit", json={"data": fields})
             call.raise_for_status()
-            stream = self.client.get(f"/gradio_api/call/submit/{call.json()['event_id']}").text
+            stream = self.client.get(f"/submit/gradio_api/call/submit/{call.json()['event_id']}").text
         except (httpx.HTTPError, ValueError, KeyError) as error:
             raise NotAcknowledged(f"{type(error).__name__}: {error}") from error
         found = RECEIPT_ID.search(stream) if "event: complete" in stream else None

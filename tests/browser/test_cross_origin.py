@@ -66,36 +66,47 @@ def test_a_sandboxed_frame_cannot_sign_the_browser_in(new_page, app: RunningApp)
     elsewhere.close()
 
 
-def test_a_page_on_another_port_cannot_call_the_app_with_a_maintainers_cookie(new_page, app: RunningApp):
+# Each Gradio page: a call that needs a preflight (JSON), and one that needs none (text/plain), with its arguments.
+CALLS = {
+    "/maintainers": ("maintainers_refresh", '{"data": [""]}', "rescore", '{"data": ["", "rescore", true]}'),
+    "/submit": ("refresh", '{"data": [null, null]}', "withdraw", '{"data": ["", ""]}'),
+}
+
+
+@pytest.mark.parametrize("mount", sorted(CALLS))
+def test_a_page_on_another_port_cannot_call_the_app_with_a_maintainers_cookie(new_page, app: RunningApp, mount: str):
+    """The maintainers' desk and the signed-in page (Submit, My submissions, Explorer) alike."""
     page = new_page()
     sign_in(page, app.url, MAINTAINER)
     before = sorted(p.name for p in (app.home / "requests").rglob("*.json"))
     elsewhere = Elsewhere("<p>Nothing to see here.</p>", host="127.0.0.1")
     seen: list = []
-    desk = app.url + "/maintainers"  # the maintainers' desk, where the maintainer endpoints are
-    page.on("response", lambda r: seen.append(r) if r.url.startswith(desk + "/gradio_api/") else None)
+    target = app.url + mount
+    json_call, json_body, simple_call, simple_body = CALLS[mount]
+    page.on("response", lambda r: seen.append(r) if r.url.startswith(target + "/gradio_api/") else None)
     page.goto(elsewhere.url)
     outcome = page.evaluate(
-        """async (app) => {
+        """async ([app, json_call, json_body, simple_call, simple_body]) => {
             let json;
             try {  // JSON needs a preflight: the door refuses it, the call is never sent
-                const r = await fetch(app + "/gradio_api/call/maintainers_refresh", {method: "POST",
-                    credentials: "include", headers: {"content-type": "application/json"}, body: '{"data": [""]}'});
+                const r = await fetch(app + "/gradio_api/call/" + json_call, {method: "POST",
+                    credentials: "include", headers: {"content-type": "application/json"}, body: json_body});
                 json = await r.text();
             } catch (e) { json = "blocked: " + e.name; }
             // text/plain needs none: it reaches the server with the cookie, and the door refuses it
-            await fetch(app + "/gradio_api/call/rescore", {method: "POST", credentials: "include", mode: "no-cors",
-                headers: {"content-type": "text/plain"}, body: '{"data": ["", "rescore", true]}'});
+            await fetch(app + "/gradio_api/call/" + simple_call, {method: "POST", credentials: "include",
+                mode: "no-cors", headers: {"content-type": "text/plain"}, body: simple_body});
             return json;
         }""",
-        desk,
+        [target, json_call, json_body, simple_call, simple_body],
     )
     assert outcome == "blocked: TypeError", outcome
-    simple = [r for r in seen if r.url.endswith("/gradio_api/call/rescore")]
+    simple = [r for r in seen if r.url.endswith(f"/gradio_api/call/{simple_call}")]
     assert simple and simple[0].status == 403, [(r.url, r.status) for r in seen]
     assert "access-control-allow-credentials" not in simple[0].headers
     # The body of an opaque answer is withheld from the page (and from DevTools: nosniff); the log says why.
-    assert f"Origin '{elsewhere.origin}' is another site" in app.log_text()
+    refused = f"refused POST {mount}/gradio_api/call/{simple_call}: Origin '{elsewhere.origin}' is another site"
+    assert refused in app.log_text()
     assert sorted(p.name for p in (app.home / "requests").rglob("*.json")) == before, "the store changed"
     elsewhere.close()
 

@@ -26,8 +26,16 @@ from tests.browser.conftest import RunningApp, page_maker, start_app, stop_app
 
 pytestmark = pytest.mark.browser
 MARK = "window.__poisoned = true;"
-PAGES = ("/", "/submit/", "/maintainers/")  # the plain board, and the two Gradio pages (which load code by address)
-CONFIGS = ("/submit/config", "/maintainers/config")
+# The plain pages (which name their own address: canonical, og:url) and the two Gradio pages (which load code by
+# address), each with an element that shows it booted.
+PAGES = {
+    "/": "#leaderboard-table",
+    "/about": "#about-examples",
+    "/embed": "#board-embed",
+    "/submit/": "#tab-submit",
+    "/maintainers/": "#identity",
+}
+CONFIGS = ("/submit/config", "/maintainers/config", "/api/board", "/board.csv")
 
 
 class AttackerSite:
@@ -88,14 +96,14 @@ POISONS = [
 @pytest.mark.parametrize("poison", POISONS)
 def test_a_poisoned_request_cannot_change_what_the_next_visitor_loads(visitor, fresh_app: RunningApp, attacker, poison):
     url = fresh_app.url.replace("127.0.0.1", "localhost")
-    for path in PAGES + CONFIGS:  # the pages and their configurations, as a page cache would keep them
+    for path in (*PAGES, *CONFIGS):  # the pages and their configurations, as a page cache would keep them
         answer = httpx.get(url + path, headers=poison(attacker.host), timeout=30)
         assert answer.status_code == 200, (path, answer.status_code)
         assert attacker.host not in answer.text, f"{path} answered with the attacker's address"
     page = visitor()
     elsewhere: list[str] = []
     page.on("request", lambda r: elsewhere.append(r.url) if not r.url.startswith(url) else None)
-    for path, booted in zip(PAGES, ("#leaderboard-table", "#tab-submit", "#identity"), strict=True):
+    for path, booted in PAGES.items():
         response = page.goto(url + path)
         assert response is not None
         policy = response.headers.get("content-security-policy", "")

@@ -16,6 +16,7 @@ import signal
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import quote
 
 import httpx
 import pytest
@@ -87,7 +88,10 @@ def hf_sign_in(page: Page, space: SpaceApp, user: str, seconds: int = 3600, star
     """Open ``start``, click the header's "Sign in with Hugging Face", sign in at the provider, land back on
     ``start`` signed in."""
     page.goto(space.url + start)
-    page.locator("#identity").get_by_role("link", name=SIGN_IN).click()
+    link = page.locator("#identity").get_by_role("link", name=SIGN_IN)
+    # The link names this very page (a Gradio page's header says so once the page has loaded for its caller).
+    expect(link).to_have_attribute("href", f"/login/huggingface?_target_url={quote(start, safe='')}", timeout=LONG_MS)
+    link.click()
     page.get_by_label("User name").fill(user)
     page.get_by_label("Session seconds").fill(str(seconds))
     page.get_by_role("button", name="Sign in").click()
@@ -146,6 +150,7 @@ def test_one_sign_in_serves_every_page_and_one_sign_out_ends_it(browser_page, sp
         expect(page.locator("#identity")).to_contain_text(f"Signed in as {MAINTAINER} · maintainer", timeout=LONG_MS)
     page.goto(space.url + DESK + "/")
     expect(page.locator("#tab-maintainers")).to_be_visible(timeout=LONG_MS)  # the desk knows the maintainer
+    boss = session_cookie(page)
     page.goto(space.url + WORKSPACE + "/?tab=mine")
     expect(page.get_by_role("tab", name="My submissions", exact=True)).to_have_attribute("aria-selected", "true")
     page.locator("#identity").get_by_role("link", name="Sign out").click()  # on a Gradio page
@@ -153,8 +158,11 @@ def test_one_sign_in_serves_every_page_and_one_sign_out_ends_it(browser_page, sp
         page.goto(space.url + path)
         signed_out(page)
     expect(page.locator("#tab-maintainers")).to_be_hidden()
+    # The desk's API forgets the session too: the maintainer's cookie as it was before signing out is worth nothing.
+    copied = call(space, "maintainers_refresh", [""], boss, space.url, DESK)
+    assert isinstance(copied, str) and "You are not signed in, so you are not a maintainer" in copied, copied
     # Each page's sign-in comes back to that page, query included, the Gradio pages' too.
-    for start in (WORKSPACE + "/?tab=explorer", DESK + "/", "/about"):
+    for start in (WORKSPACE + "/?tab=explorer", DESK + "/", "/about", "/?split=validation"):
         other = browser_page()
         hf_sign_in(other, space, "dora", start=start)
         assert other.url == space.url + start, (start, other.url)
@@ -163,6 +171,11 @@ def test_one_sign_in_serves_every_page_and_one_sign_out_ends_it(browser_page, sp
         if start.startswith(DESK):
             expect(other.locator("#identity")).not_to_contain_text("maintainer")
     shot(other, "space-signed-in-back-where-it-started")
+    # Signing out on a plain page signs out of the Gradio pages too.
+    other.locator("#identity").get_by_role("link", name="Sign out").click()
+    for path in ("/about", WORKSPACE + "/?tab=mine", DESK + "/"):
+        other.goto(space.url + path)
+        signed_out(other)
 
 
 def test_a_maintainer_approves_and_a_non_maintainer_cannot(browser_page, space: SpaceApp, files):

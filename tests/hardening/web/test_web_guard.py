@@ -136,6 +136,47 @@ def test_a_foreign_host_reaches_no_handler(guarded: RunningApp):
     assert store(guarded) == before
 
 
+# Issue 22: the plain pages (space/public) and both mounted Gradio pages, behind the one guard.
+PLAIN = ("/", "/?q=x", "/about", "/embed", "/compare?compare=a,b", "/entry/x", "/api/board", "/api/entry/x")
+PLAIN += ("/board.csv", "/static/site.css", "/examples/example_validation_noisy.tsv")
+GRADIO = ("/submit/", "/submit/config", "/maintainers/", "/maintainers/config")
+MOUNTS = ("/submit", "/maintainers")
+
+
+def test_the_guard_stands_before_every_page_plain_or_gradio(guarded: RunningApp):
+    """A foreign Host or Origin reaches no route, every answer carries the policy, and on each mounted page an
+    anonymous upload and an oversized call are refused before their bodies are read, as on the first page."""
+    port, before, uploaded = guarded.url.rsplit(":", 1)[1], store(guarded), uploads(guarded)
+    with httpx.Client(base_url=guarded.url, timeout=30) as client:
+        for path in PLAIN + GRADIO:
+            rebound = client.get(path, headers={"Host": f"evil.example:{port}"})
+            assert rebound.status_code == 403 and no_cors(rebound), (path, rebound.status_code)
+            assert f"Host 'evil.example:{port}' is not this app's address" in rebound.text, path
+            foreign = client.get(path, headers={"Origin": EVIL})
+            assert foreign.status_code == 403 and no_cors(foreign), (path, foreign.status_code)
+            assert f"Origin '{EVIL}' is another site" in foreign.text, path
+            own = client.get(path)
+            assert own.status_code < 500, (path, own.status_code)
+            policy = own.headers.get("content-security-policy", "")
+            # The embed is made to be framed by any site, so it runs no script but our own files.
+            framed_by = "frame-ancestors *" if path == "/embed" else "frame-ancestors 'self'"
+            assert framed_by in policy and "script-src 'self'" in policy, (path, policy)
+            if path == "/embed":
+                assert "'unsafe-inline'" not in policy and "'unsafe-eval'" not in policy, policy
+            assert own.headers.get("x-content-type-options") == "nosniff", path
+        for mount in MOUNTS:
+            files = {"files": ("x.tsv", b"sample_id\tembodiment\n")}
+            anonymous = client.post(f"{mount}/gradio_api/upload", headers={"Origin": guarded.url}, files=files)
+            assert anonymous.status_code == 403 and "Sign in to upload" in anonymous.text, (mount, anonymous.text)
+            body = {"data": ["x" * (20 * 1024)], "fn_index": 0, "session_hash": "big"}  # MAX_CALL_KB=16
+            big = client.post(f"{mount}/gradio_api/queue/join", json=body)
+            assert big.status_code == 413 and "at most 16 KB" in big.text, (mount, big.status_code)
+        form = {"user": "x" * (20 * 1024), "next": "/"}  # the plain sign-in's body is capped too
+        big_form = client.post("/local-auth/sign-in", data=form, headers={"Origin": guarded.url})
+        assert big_form.status_code == 413 and "set-cookie" not in big_form.headers, big_form.status_code
+    assert store(guarded) == before and uploads(guarded) == uploaded
+
+
 def test_a_signed_in_change_without_origin_is_refused_and_a_script_without_cookie_is_not(guarded: RunningApp):
     boss = web_api.sign_in(guarded.url, MAINTAINER)
     with httpx.Client(base_url=guarded.url, timeout=30) as client:

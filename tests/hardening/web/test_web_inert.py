@@ -4,9 +4,11 @@ The payloads go in through the app's own endpoints as the people concerned (a su
 metadata, a maintainer's reject reason and reported row), or through the Submit form itself
 (fields the service refuses, whose refusal message quotes them back). Then the pages that show
 them are opened in Chromium: the leaderboard (all column groups, a metadata breakdown, the
-charts hovered), My submissions, the Explorer, the maintainers' desk (tables, picked entry, edit
-form, audit log), and the sign-in refusal page. Nothing may run (``window.__pwned`` stays
-unset), no element may be injected, and the text must show literally.
+charts hovered), an entry, a comparison, the embed and the JSON API, My submissions, the Explorer,
+the maintainers' desk (tables, picked entry, edit form, audit log), and the sign-in refusal page;
+and every plain page with a payload in its own address (which its header writes into the sign-in's
+way back). Nothing may run (``window.__pwned`` stays unset), no element may be injected, and the
+text must show literally.
 ``tests/browser/test_pages.py`` has the first, smaller version of this check.
 """
 
@@ -41,6 +43,7 @@ VALIDATION_MODEL = "<details open ontoggle=window.__pwned=12>Val"
 PARAMETERS = "<img src=x onerror=__pwned=13>"  # refused (not a number, within the 32-character cap); quoted
 JS_LINK = "javascript:window.__pwned=14"  # refused (not http); the message quotes it
 SIGN_IN = "<img src=x onerror=window.__pwned=15>"  # refused as a user name; the page quotes it
+ADDRESS = "\"'><img src=x onerror=window.__pwned=16><script>window.__pwned=17</script>"  # in a page's own address
 # The HTML components that show people's values, and what a payload would add to them (Gradio's own
 # loading spinner is an svg with a Svelte class).
 SHOWN_IN = (
@@ -181,6 +184,37 @@ def test_the_plain_pages_show_every_payload_as_text(new_web_page, web_app: Runni
         assert answer.headers.get("x-content-type-options") == "nosniff", path
         assert page.evaluate("window.__pwned") is None and page.locator("img, svg, script").count() == 0, path
     shot(page, "inert-plain-pages")
+
+
+def test_a_payload_in_the_address_stays_text_on_every_plain_page(new_web_page, web_app: RunningApp):
+    """Every plain page writes its own address into the header (where a sign-in comes back to), and the board
+    quotes its search and filters back: a payload there stays text, on the way in and back from a sign-in."""
+    page = new_web_page()
+    value = quote(ADDRESS, safe="")
+    for path in (
+        f"/?q={value}",
+        f"/?split=validation&org={value}&sort={value}&dir={value}&cols={value}&by={value}",
+        f"/embed?q={value}",
+        f"/about?next={value}",
+        f"/compare?compare={value}",
+        f"/compare?compare=x&compare={value}",
+        f"/entry/{value}",
+        f"/?entry={value}",
+    ):
+        answer = page.goto(web_app.url + path)
+        assert answer is not None and answer.status < 500, (path, answer and answer.status)
+        assert page.evaluate("window.__pwned") is None, f"a payload ran on {path}"
+        found = [f for f in page.locator("img, script, iframe, svg, [onerror]").evaluate_all(OWN_TAGS) if "pwned" in f]
+        assert not found, f"{path}: {found}"
+        back = page.locator("#identity input[name=next]").evaluate_all("found => found.map(e => e.value)")
+        assert all(v.startswith("/") and not v.startswith("//") for v in back), (path, back)
+    page.goto(f"{web_app.url}/about?next={value}")
+    page.get_by_label("User name (local sign-in)").fill("quincy")
+    page.get_by_role("button", name="Sign in locally").click()
+    expect(page.locator("#identity")).to_contain_text("Signed in as quincy")
+    assert page.url == f"{web_app.url}/about?next={value}", page.url  # back where it was, the address intact
+    assert page.evaluate("window.__pwned") is None and page.locator("img").count() == 0
+    shot(page, "inert-address")
 
 
 def test_my_submissions_and_the_explorer_show_payloads_as_text(new_web_page, web_app: RunningApp, planted):

@@ -5,8 +5,9 @@ The routes are the app's own: every GET route with a path parameter of the mount
 components, streams) and of the plain site (``PLAIN_ROUTES``: an entry, its JSON, the example files,
 our static files), each parameter in turn given a private file's path written eleven ways (absolute,
 relative, encoded, double-encoded, backslashes, ``file://``, a NUL suffix, escaping from Gradio's upload
-folder, and a symlink planted in that folder). ``tests/browser/test_http.py`` has the first, smaller
-version of this check.
+folder, and a symlink planted in that folder). The plain routes that read a name from their query
+(``QUERY_ROUTES``: a split, a search, an id) are given the same spellings. ``tests/browser/test_http.py``
+has the first, smaller version of this check.
 """
 
 from __future__ import annotations
@@ -30,6 +31,19 @@ KEEP_ALIVE = "/gradio_api/heartbeat/"  # answers any session hash with an endles
 MOUNTS = ("/submit", "/maintainers")  # the Gradio pages (space/guard.py); the site's root has no OpenAPI page
 # The plain site's routes with a path parameter (space/public/routes.py, space/public/api.py).
 PLAIN_ROUTES = ("/entry/{submission_id}", "/api/entry/{submission_id}", "/examples/{name}", "/static/{name}")
+# The plain site's routes that read a name from their query (a split, a search, an id): they may answer (a page
+# says "no such split"), never with a file's bytes or a private value.
+QUERY_ROUTES = (
+    "/?split={v}",
+    "/?q={v}",
+    "/?entry={v}",
+    "/embed?split={v}",
+    "/compare?compare={v}",
+    "/compare?compare=x&compare={v}",
+    "/board.csv?split={v}",
+    "/api/board?split={v}",
+    "/about?name={v}",
+)
 
 
 @pytest.fixture(scope="module")
@@ -120,6 +134,32 @@ def test_no_file_route_serves_a_private_file_however_it_is_spelled(web_app: Runn
     assert not served, "\n".join(served[:30])
     assert web_app.process.poll() is None and httpx.get(web_app.url, timeout=10).status_code == 200
     print(f"\n{tried} requests for {len(private_files)} private files, all refused: {dict(sorted(statuses.items()))}")
+
+
+def test_no_page_reads_a_file_named_in_its_query(web_app: RunningApp, private_files, seeded: Seeded):
+    cache = gradio_folder(web_app)
+    tried, served, statuses = 0, [], Counter()
+    with httpx.Client(base_url=web_app.url, timeout=10) as client:
+        for name, path in private_files.items():
+            planted = cache / "planted" / f"query-{path.name}"
+            planted.parent.mkdir(parents=True, exist_ok=True)
+            planted.unlink(missing_ok=True)
+            planted.symlink_to(path.resolve())
+            secret = path.read_bytes()[:64]
+            for how, spelled in spellings(path, cache, planted).items():
+                for template in QUERY_ROUTES:
+                    route = template.format(v=quote(spelled, safe="/%\\:"))
+                    tried += 1
+                    status, content = web_api.get_bounded(client, route, 2)
+                    statuses[status] += 1
+                    text = content.decode("utf-8", errors="replace")
+                    # The page may quote the query back (escaped, cut): that is the asker's own text, not a leak.
+                    found = leaks(text, seeded.secrets, ("private path",))
+                    if secret in content or found or status >= 500:
+                        served.append(f"{name} ({how}) at {route}: {status} {found}")
+    assert not served, "\n".join(served[:30])
+    assert web_app.process.poll() is None and httpx.get(web_app.url, timeout=10).status_code == 200
+    print(f"\n{tried} requests naming {len(private_files)} private files in a query: {dict(sorted(statuses.items()))}")
 
 
 def test_a_forged_file_input_cannot_name_a_private_file(web_app: RunningApp, private_files, seeded: Seeded):

@@ -47,6 +47,8 @@ def test_one_sign_in_serves_every_page_and_one_sign_out_ends_it(new_page, app: R
 def test_each_pages_sign_in_comes_back_to_it(new_page, app: RunningApp, start: str):
     page = new_page()
     page.goto(app.url + start)
+    # A Gradio page draws its header for the caller on load: wait until the form names this page to return to.
+    expect(page.locator("#identity input[name=next]")).to_have_value(start, timeout=30_000)
     page.get_by_label("User name (local sign-in)").fill("wanda")
     page.get_by_role("button", name="Sign in locally").click()
     page.wait_for_url(app.url + start)

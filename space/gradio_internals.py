@@ -19,7 +19,9 @@ events must stay bounded there too. Each item names the Gradio attribute it reli
    stopped the queue for everyone (``503 Queue is stopped`` until a restart), which anyone could cause by
    keeping one event waiting and opening 2,000 visits. Busy mailboxes are never evicted; a message for a
    visit whose mailbox is gone is dropped.
-5. **File inputs checked on mounted pages** (``check_files``: ``Blocks.has_launched``): Gradio checks that an
+5. **Events held per visit** (``pending_counter``: ``Queue.pending_event_ids_session``): how many events of a visit
+   wait, run, or wait to be read; ``space/events.py`` sums them per caller to cap what one caller holds.
+6. **File inputs checked on mounted pages** (``check_files``: ``Blocks.has_launched``): Gradio checks that an
    input's file is an upload and serves nothing in ``blocked_paths`` only once ``has_launched`` is set, which
    ``launch()`` does and ``mount_gradio_app`` does not: a forged file input naming a server path was read.
    ``tests/hardening/web/test_web_traversal.py`` and ``tests/browser/test_http.py`` hold it.
@@ -35,6 +37,7 @@ import asyncio
 import logging
 import sys
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any
 
 import gradio as gr
@@ -57,8 +60,18 @@ def bound_visits(blocks: gr.Blocks, capacity: int) -> None:
 
 
 def check_files(blocks: gr.Blocks) -> None:
-    """Gradio's checks of file paths on a mounted page, as on a launched one (item 5)."""
+    """Gradio's checks of file paths on a mounted page, as on a launched one (item 6)."""
     blocks.has_launched = True
+
+
+def pending_counter(blocks: gr.Blocks) -> Callable[[str], int]:
+    """session hash -> the events of that visit still pending in ``blocks``' queue (item 5)."""
+
+    def pending(session_hash: str) -> int:
+        queue = blocks._queue  # made by ``Blocks.queue()``, which the site calls before mounting
+        return len(queue.pending_event_ids_session.get(session_hash, ()))
+
+    return pending
 
 
 async def keep_safe(app: Any, capacity: int, every_s: float = SWEEP_S) -> None:

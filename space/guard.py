@@ -45,9 +45,12 @@ docs/SPACE.md has the table of every endpoint, who may call it and at what cost.
 
 from __future__ import annotations
 
+import asyncio
+import hashlib
+import json
 import logging
 import time
-from collections.abc import MutableMapping
+from collections.abc import Callable, MutableMapping
 from typing import Any
 
 from starlette.datastructures import Headers
@@ -55,6 +58,7 @@ from starlette.requests import cookie_parser
 from starlette.responses import PlainTextResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from space.events import Caller, EventBook
 from space.limits import RateLimit, SessionBook
 from space.settings import SpaceSettings
 
@@ -67,6 +71,11 @@ SESSION_ID = "nt_sid"  # the key of the server-side session id inside the signed
 CHANGES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 UPLOADS = ("/gradio_api/upload", "/gradio_api/process_recording")
 EVENTS = ("/gradio_api/queue/join", "/gradio_api/call/", "/gradio_api/run/", "/gradio_api/api/", "/gradio_api/stream/")
+JOINS = ("/gradio_api/queue/join", "/gradio_api/call/", "/gradio_api/run/", "/gradio_api/api/")  # each starts one
+CALL_V2 = "/gradio_api/call/v2/"  # its body is the inputs by name: no room to say whose visit it is
+CANCEL = "/gradio_api/cancel"
+# Routes that name a visit in their path or query (a stream of its results, its heartbeat, its media).
+VISIT_READS = ("/gradio_api/queue/data", "/gradio_api/heartbeat/", "/gradio_api/stream/")
 SIGN_OUT_GETS = ("/logout",)
 SCRIPT_SUBMIT = "/script-api/submit"  # the one route a script calls with its own token (space/script_api.py)
 SESSION_HOURS = 8  # the longest a session lasts when its sign-in names no expiry (a Space's is 480 minutes)
@@ -88,10 +97,13 @@ class Guard:
         own = space.space_hosts if space.on_space else local_hosts(space)
         self.own_hosts = frozenset(h.lower() for h in own)
         self.origins = allowed_origins(space)
-        self.sessions = SessionBook(space.max_sessions)
+        self.sessions = SessionBook(space.max_sessions, space.sessions_per_user)
         self.uploads = RateLimit(space.uploads_per_minute, 60)
         self.upload_bytes = RateLimit(space.upload_mb_per_hour * 1024 * 1024, 3600)
         self.anonymous = RateLimit(space.anonymous_calls_per_minute, 60)
+        self.signed_in_calls = RateLimit(space.user_calls_per_minute, 60)
+        self.events = EventBook()
+        self.maintainer: Callable[[str | None], bool] = lambda user: False  # the service's, set by the site
         self.max_file_mb = max_file_bytes / 2**20
         self.max_upload_bytes = max_file_bytes + MULTIPART_SLACK
         self.max_call_bytes = space.max_call_kb * 1024
@@ -140,6 +152,12 @@ class Guard:
                     continue
             kept.append((name, value))
         return kept
+
+    def body_deadline(self, length: int | None) -> float:
+        """Seconds a body of ``length`` bytes may take from its first read: the base, plus one per 64 KB (a
+        64 MB file at the slowest link a submitter should have, ~64 KB/s); a chunked one, the largest upload's."""
+        size = self.max_upload_bytes if length is None else length
+        return self.space.body_deadline_s + size / 65536
 
     # --- who (Keeper) ---
     def admit(self, session: MutableMapping[str, Any] | None) -> tuple[str | None, str | None]:
@@ -193,20 +211,41 @@ class Guard:
             return 0, "", None
         if length is None or length > self.max_call_bytes:
             return 413, f"A request body may hold at most {self.space.max_call_kb} KB (and must say its size).", None
-        if user is None and path.startswith(EVENTS):
-            wait = self.anonymous.take(client)
-            if wait is not None:
-                limit = self.space.anonymous_calls_per_minute
-                return 429, f"Too many calls: {limit} a minute without signing in.", wait
+        if path.startswith(EVENTS):
+            if user is None:
+                wait = self.anonymous.take(client)
+                if wait is not None:
+                    limit = self.space.anonymous_calls_per_minute
+                    return 429, f"Too many calls: {limit} a minute without signing in.", wait
+            else:
+                wait = self.signed_in_calls.take(user)
+                if wait is not None:
+                    return 429, f"Too many calls: {self.space.user_calls_per_minute} a minute per user.", wait
         return 0, "", None
 
+    # --- whose visit (Keeper, on the mounted Gradio pages) ---
+    def caller(self, sid: str | None, user: str | None, client: str) -> Caller:
+        if sid is not None and user is not None:
+            return Caller(owner=f"session:{sid}", key=f"user:{user}", signed_in=True)
+        return Caller(owner=f"address:{client}", key=f"address:{client}", signed_in=False)
+
+    def refuse_event(self, mount: str, route: str, user: str | None) -> str | None:
+        """Why this caller may not start an event on ``mount`` at all, before it queues."""
+        if mount == DESK_PATH and not self.maintainer(user):
+            who = f"{user!r} is" if user else "You are not signed in, so you are"
+            return f"{who} not a maintainer: the maintainers' desk is for users listed in MAINTAINERS only."
+        if route.startswith(CALL_V2):
+            return f"{CALL_V2}... is not served here; use {route.replace(CALL_V2, '/gradio_api/call/')[:80]}."
+        return None
+
+    def cap(self, caller: Caller) -> int:
+        return self.space.events_in_flight if caller.signed_in else self.space.anonymous_events_in_flight
+
     def client_of(self, scope: Scope, headers: Headers) -> str:
-        """The caller's address; on a Space the Hub's proxy is the peer, and the first forwarded address is theirs."""
-        forwarded = headers.get("x-forwarded-for") if self.space.on_space else None
-        if forwarded:
-            return forwarded.split(",")[0].strip()[:64]
-        client = scope.get("client")
-        return str(client[0]) if client else "unknown"
+        """The caller's address: with ``n`` trusted proxies in front (the Hub's one on a Space), the ``n``-th
+        ``X-Forwarded-For`` entry from the right, the last one a proxy of ours wrote; the entries left of it are
+        the caller's own words. With none, or a chain shorter than the proxies, the peer's address."""
+        return client_address(scope, headers, self.space.proxies)
 
 
 class Door:
@@ -241,16 +280,26 @@ class Keeper:
             return
         session = scope.get("session")
         started, user = self.guard.admit(session)
+        headers = Headers(scope=scope)
+        client = self.guard.client_of(scope, headers)
+        mount, route = mount_of(scope["path"])
+        if mount is not None and scope["method"] == "GET" and route.startswith(VISIT_READS):
+            visit = _visit_read(route, scope.get("query_string", b""))
+            why = visit and self.guard.events.whose(mount, visit, self.guard.caller(started, user, client))
+            if why:
+                await _refuse(scope, receive, send, 403, why, user or client)
+                return
         if scope["method"] in CHANGES:
-            headers = Headers(scope=scope)
             length = _length(headers)
-            client = self.guard.client_of(scope, headers)
             status, why, wait = self.guard.refuse_body(scope["path"], user, client, length)
             if status:
-                log.warning("refused %s %s for %s: %s", scope["method"], scope["path"][:120], user or client, why)
-                extra = {"Retry-After": str(wait)} if wait else None
-                text = f"{why} Try again in {wait} s." if wait else why
-                await PlainTextResponse(text, status_code=status, headers=extra)(scope, receive, send)
+                await _refuse(scope, receive, send, status, why, user or client, wait)
+                return
+            if mount is not None and (route.startswith(JOINS) or route == CANCEL):
+                await self._event(scope, receive, send, session, started, user, client, (mount, route))
+                return
+            if length != 0:
+                await self._with_deadline(scope, receive, send, session, started, length)
                 return
 
         async def settled(message: Message) -> None:
@@ -259,6 +308,185 @@ class Keeper:
             await send(message)
 
         await self.app(scope, receive, settled)
+
+    async def _event(
+        self,
+        scope: Scope,
+        receive: Receive,
+        send: Send,
+        session: Any,
+        started: str | None,
+        user: str | None,
+        client: str,
+        where: tuple[str, str],
+    ) -> None:
+        """An event on a mounted Gradio page: refused before it queues when the caller may not start it, names
+        another caller's visit, or would hold more than the caller's share; else passed on, and counted."""
+        mount, route = where
+        caller = self.guard.caller(started, user, client)
+        why = self.guard.refuse_event(mount, route, user)
+        if why:
+            await _refuse(scope, receive, send, 403, why, user or client)
+            return
+        body = Body(receive, self.guard.body_deadline(_length(Headers(scope=scope))))
+        data = await body.read()
+        if body.late:
+            await _refuse(scope, receive, send, 408, "The request body did not arrive in time.", user or client)
+            return
+        try:
+            fields = json.loads(data) if data else {}
+        except ValueError:
+            fields = None
+        named = fields.get("session_hash") if isinstance(fields, dict) else None
+        why = isinstance(named, str) and self.guard.events.whose(mount, named[:128], caller)
+        if why:
+            await _refuse(scope, receive, send, 403, why, user or client)
+            return
+        if route == CANCEL:
+            await self.app(scope, _replay(data, receive), _settling(send, self.guard, session, started))
+            return
+        if isinstance(fields, dict) and not isinstance(named, str):
+            # a script's call without a visit (``/gradio_api/call/{name}``): all its calls count as one visit of its own
+            named = "script-" + hashlib.sha256(caller.owner.encode()).hexdigest()[:24]
+            fields["session_hash"] = named
+            data = json.dumps(fields).encode()
+            scope = {**scope, "headers": _with_length(scope["headers"], len(data))}
+        if isinstance(named, str):
+            why = self.guard.events.join(mount, named[:128], caller, self.guard.cap(caller))
+            if why:
+                await _refuse(scope, receive, send, 429, why, user or client, 5)
+                return
+        try:
+            await self.app(scope, _replay(data, receive), _settling(send, self.guard, session, started))
+        finally:
+            if isinstance(named, str):
+                self.guard.events.done(caller)
+
+    async def _with_deadline(
+        self, scope: Scope, receive: Receive, send: Send, session: Any, started: str | None, length: int | None
+    ) -> None:
+        """The app, with a body that must arrive within the guard's deadline from its first read (a slow sender
+        would otherwise hold a handler, and the slot it waited for, as long as it likes): past it the app
+        reads a disconnect and the caller gets a 408."""
+        body = Body(receive, self.guard.body_deadline(length))
+        answered = False
+
+        async def settled(message: Message) -> None:
+            nonlocal answered
+            if body.late:
+                return  # the app's answer to a body it never got in full: the 408 below says why
+            if message["type"] == "http.response.start":
+                answered = True
+                self.guard.settle(session, started)
+            await send(message)
+
+        await self.app(scope, body.receive, settled)
+        if body.late and not answered:
+            why = f"The request body did not arrive within {body.deadline_s:.0f} s."
+            log.warning("refused %s %s: %s", scope["method"], scope["path"][:120], why)
+            await PlainTextResponse(why, status_code=408, headers={"Connection": "close"})(scope, receive, send)
+
+
+class Body:
+    """A request's ``receive`` with a deadline from its first read; a late body reads as a disconnect."""
+
+    async def read(self) -> bytes:
+        """The whole body (its size already checked against the caps), or what came before the deadline."""
+        chunks = []
+        while True:
+            message = await self.receive()
+            if message["type"] != "http.request":
+                return b"".join(chunks)
+            chunks.append(message.get("body", b""))
+            if not message.get("more_body", False):
+                return b"".join(chunks)
+
+    def __init__(self, receive: Receive, deadline_s: float) -> None:
+        self._receive, self.deadline_s = receive, deadline_s
+        self._ends: float | None = None
+        self.late = False
+
+    async def receive(self) -> Message:
+        if self.late:
+            return {"type": "http.disconnect"}
+        loop = asyncio.get_running_loop()
+        if self._ends is None:
+            self._ends = loop.time() + self.deadline_s
+        try:
+            return await asyncio.wait_for(self._receive(), max(0.0, self._ends - loop.time()))
+        except TimeoutError:
+            self.late = True
+            return {"type": "http.disconnect"}
+
+
+def mount_of(path: str) -> tuple[str | None, str]:
+    """``(mount, route inside it)`` of a path on a mounted Gradio page, else ``(None, path)``."""
+    for mount in MOUNTS:
+        if path == mount or path.startswith(mount + "/"):
+            return mount, path[len(mount) :] or "/"
+    return None, path
+
+
+def _visit_read(route: str, query: bytes) -> str | None:
+    """The visit a stream, heartbeat or media route names (its query's ``session_hash`` or its path)."""
+    if route.startswith("/gradio_api/queue/data"):
+        for part in query.decode("latin-1").split("&"):
+            name, _, value = part.partition("=")
+            if name == "session_hash":
+                return value
+        return None
+    parts = route.split("/")  # /gradio_api/heartbeat/{hash}, /gradio_api/stream/{hash or event id}/...
+    return parts[3] if len(parts) > 3 and parts[3] else None
+
+
+def _replay(data: bytes, receive: Receive) -> Receive:
+    """``receive`` for an app after the body was read: the body once, then the connection's own messages."""
+    sent = False
+
+    async def replay() -> Message:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": data, "more_body": False}
+        return await receive()
+
+    return replay
+
+
+def _settling(send: Send, guard: Guard, session: Any, started: str | None) -> Send:
+    async def settled(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            guard.settle(session, started)
+        await send(message)
+
+    return settled
+
+
+def _with_length(headers: list[tuple[bytes, bytes]], length: int) -> list[tuple[bytes, bytes]]:
+    kept = [(k, v) for k, v in headers if k.lower() not in (b"content-length", b"transfer-encoding")]
+    return [*kept, (b"content-length", str(length).encode())]
+
+
+async def _refuse(
+    scope: Scope, receive: Receive, send: Send, status: int, why: str, who: str, wait: int | None = None
+) -> None:
+    log.warning("refused %s %s for %s: %s", scope["method"], scope["path"][:120], who, why)
+    extra = {"Retry-After": str(wait)} if wait else None
+    text = f"{why} Try again in {wait} s." if wait else why
+    await PlainTextResponse(text, status_code=status, headers=extra)(scope, receive, send)
+
+
+def client_address(scope: Scope, headers: Headers, proxies: int) -> str:
+    """See ``Guard.client_of``; every ``X-Forwarded-For`` header counts, joined in order, as RFC 7230 says."""
+    client = scope.get("client")
+    peer = str(client[0]) if client else "unknown"
+    if proxies < 1:
+        return peer
+    chain = [entry.strip() for value in headers.getlist("x-forwarded-for") for entry in value.split(",")]
+    chain = [entry for entry in chain if entry]
+    if len(chain) < proxies:
+        return peer
+    return chain[-proxies][:64]
 
 
 def local_hosts(space: SpaceSettings) -> frozenset[str]:
@@ -283,10 +511,7 @@ def allowed_origins(space: SpaceSettings) -> frozenset[str]:
 def gradio_route(path: str) -> str:
     """The Gradio route a path names, its mount's prefix removed: every mounted page's uploads and events are
     limited alike."""
-    for mount in MOUNTS:
-        if path == mount or path.startswith(mount + "/"):
-            return path[len(mount) :] or "/"
-    return path
+    return mount_of(path)[1]
 
 
 def user_of(info: object) -> str | None:

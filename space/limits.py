@@ -74,37 +74,48 @@ class _Window:
 class SessionBook:
     """The signed-in sessions the server knows: a session cookie is worth something only while its id is here.
 
-    Sign-out closes the id, so a copy of the cookie made before is worth nothing after.
+    Sign-out closes the id, so a copy of the cookie made before is worth nothing after. One user holds at
+    most ``per_user`` sessions: signing in again past it closes that user's own oldest, so one account that
+    signs in again and again cannot push anybody else out of the book.
 
     >>> now = [0.0]
-    >>> book = SessionBook(capacity=2, clock=lambda: now[0])
+    >>> book = SessionBook(capacity=3, per_user=2, clock=lambda: now[0])
     >>> a = book.open("alice", expires_at=100)
     >>> book.user(a), book.user("forged")
     ('alice', None)
     >>> book.close(a); book.user(a) is None
     True
     >>> b, c, d = (book.open(u, 100) for u in "bcd")
-    >>> book.user(b) is None, book.user(d)  # past capacity, the oldest is signed out
-    (True, 'd')
-    >>> now[0] = 100.0; book.user(d) is None
+    >>> e = book.open("e", 100)  # past capacity, the oldest is signed out
+    >>> book.user(b) is None, book.user(e)
+    (True, 'e')
+    >>> m1, m2, m3 = (book.open("mallory", 100) for _ in range(3))
+    >>> book.user(m1) is None, book.user(m3), book.user(e)  # mallory's third closes her first, nobody else's
+    (True, 'mallory', 'e')
+    >>> now[0] = 100.0; book.user(e) is None
     True
     """
 
-    def __init__(self, capacity: int, clock: Clock = time.time) -> None:
-        self.capacity, self.clock = capacity, clock
+    def __init__(self, capacity: int, per_user: int = 10, clock: Clock = time.time) -> None:
+        self.capacity, self.per_user, self.clock = capacity, per_user, clock
         self._open: OrderedDict[str, tuple[str, float]] = OrderedDict()  # id -> (user, expires at), oldest first
+        self._of: dict[str, OrderedDict[str, None]] = {}  # user -> their ids, oldest first
         self._lock = threading.Lock()
 
     def open(self, user: str, expires_at: float) -> str:
         sid = secrets.token_urlsafe(24)
         with self._lock:
+            mine = self._of.setdefault(user, OrderedDict())
+            while len(mine) >= self.per_user:
+                self._drop(next(iter(mine)))
             if len(self._open) >= self.capacity:
                 now = self.clock()
                 for old in [k for k, (_, end) in self._open.items() if end <= now]:
-                    del self._open[old]
+                    self._drop(old)
             while len(self._open) >= self.capacity:
-                self._open.popitem(last=False)
+                self._drop(next(iter(self._open)))
             self._open[sid] = (user, expires_at)
+            self._of.setdefault(user, OrderedDict())[sid] = None
         return sid
 
     def user(self, sid: object) -> str | None:
@@ -116,14 +127,25 @@ class SessionBook:
             if found is None:
                 return None
             if found[1] <= self.clock():
-                del self._open[sid]
+                self._drop(sid)
                 return None
             return found[0]
 
     def close(self, sid: object) -> None:
         if isinstance(sid, str):
             with self._lock:
-                self._open.pop(sid, None)
+                self._drop(sid)
+
+    def _drop(self, sid: str) -> None:
+        """Forget ``sid`` (the lock held)."""
+        found = self._open.pop(sid, None)
+        if found is None:
+            return
+        mine = self._of.get(found[0])
+        if mine is not None:
+            mine.pop(sid, None)
+            if not mine:
+                del self._of[found[0]]
 
     def __len__(self) -> int:
         return len(self._open)

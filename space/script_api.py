@@ -38,7 +38,7 @@ from leaderboard.records import Split
 from space.errors import describe
 from space.guard import SCRIPT_SUBMIT, Guard
 from space.services import Services
-from space.tokens import HubUnavailable, TokenRefused, TooManyLookups, WhoAmI, hub_lookup
+from space.tokens import HubCalls, HubUnavailable, TokenRefused, TooManyLookups, WhoAmI, hub_lookup
 
 log = logging.getLogger(__name__)
 
@@ -56,12 +56,13 @@ def routes(services: Services, guard: Guard, whoami: WhoAmI | None = None) -> li
     """The scripted submission route, for ``launch``'s ``app_kwargs``."""
     space = services.space
     who = whoami or WhoAmI(hub_lookup(), space.token_cache_s, space.token_lookups_per_minute)
-    return [Route(SCRIPT_SUBMIT, ScriptSubmit(services, guard, who).handle, methods=["POST"])]
+    hub = HubCalls(space.token_lookups_at_once)
+    return [Route(SCRIPT_SUBMIT, ScriptSubmit(services, guard, who, hub).handle, methods=["POST"])]
 
 
 class ScriptSubmit:
-    def __init__(self, services: Services, guard: Guard, whoami: WhoAmI) -> None:
-        self.services, self.guard, self.whoami = services, guard, whoami
+    def __init__(self, services: Services, guard: Guard, whoami: WhoAmI, hub: HubCalls) -> None:
+        self.services, self.guard, self.whoami, self.hub = services, guard, whoami, hub
         self._slots: anyio.CapacityLimiter | None = None  # made on first use: it belongs to the server's event loop
 
     async def handle(self, request: Request) -> JSONResponse:
@@ -70,7 +71,7 @@ class ScriptSubmit:
             return _refuse(401, f"Not submitted: who are you? {HOW}.", bearer=True)
         client = self.guard.client_of(request.scope, request.headers)
         try:
-            user = await anyio.to_thread.run_sync(self.whoami.user, token, client)
+            user = self.whoami.known(token) or await self.hub.run(self.whoami.user, token, client)
         except TokenRefused as error:
             return _refuse(401, f"Not submitted: {error}; {HOW}.", bearer=True)
         except TooManyLookups as error:

@@ -36,7 +36,7 @@ from leaderboard.pages_first import Gauge
 from scoring import MAX_FILE_BYTES
 from space.auth import local_session, sign_in_routes, viewer_of
 from space.board_download import routes as board_routes
-from space.gradio_internals import bound_visits, check_files, keep_safe
+from space.gradio_internals import bound_visits, check_files, keep_safe, pending_counter
 from space.guard import DESK_PATH, WORKSPACE_PATH, Door, Guard, Keeper
 from space.long_lived import freeze_long_lived
 from space.public.api import routes as api_routes
@@ -67,6 +67,7 @@ def build_app(
 ) -> FastAPI:
     """The whole site; ``workspace`` (Submit, My submissions, Explorer) and ``desk`` are the Gradio pages."""
     guard = Guard(space, MAX_FILE_BYTES)
+    guard.maintainer = services.leaderboard.is_maintainer
     app = FastAPI(docs_url=None, redoc_url=None, openapi_url=None, lifespan=_lifespan(space))
     viewer = viewer_of(services.auth)
     for route in (
@@ -82,6 +83,7 @@ def build_app(
         bound_visits(blocks, space.max_visits)
         gr.mount_gradio_app(app, blocks, path, **_serving(settings), theme=THEME, css=CSS, head=HEAD)
         check_files(blocks)
+        guard.events.attach(path, pending_counter(blocks))
     guarded(app, guard, services.pages_busy)
     return app
 

@@ -38,6 +38,7 @@ class SpaceSettings:
     upload_mb_per_hour: int = 320  # per signed-in user: five files at the 64 MB limit
     checks_per_minute: int = 6  # file checks per signed-in user
     anonymous_calls_per_minute: int = 600  # event calls per client without a session
+    user_calls_per_minute: int = 600  # event calls per signed-in user, all their sessions
     max_call_kb: int = 64  # the body of one event call (not an upload)
     max_sessions: int = 10_000  # signed-in sessions the server keeps; the oldest is signed out past it
     # Page visits whose state Gradio keeps (its per-visit copy of the page, ~130 kB each); the oldest is forgotten
@@ -46,10 +47,26 @@ class SpaceSettings:
     max_visits: int = 500
     token_cache_s: int = 60  # how long a token's whoami answer is kept (a revoked token works this long)
     token_lookups_per_minute: int = 20  # whoami calls to the Hub per client address (cache misses only)
+    token_lookups_at_once: int = 4  # whoami calls in flight, all callers together: the rest wait without a thread
+    # Proxies in front that append the caller's address to X-Forwarded-For (the Hub's: 1 on a Space, none
+    # elsewhere); the caller's address is that many entries from the right, the rest was written by the caller.
+    trusted_proxies: int | None = None
+    sessions_per_user: int = 10  # one account's sessions; its 11th sign-in signs out its own oldest, never another's
+    events_in_flight: int = 8  # a signed-in user's Gradio events waiting, running or unread, all their visits
+    anonymous_events_in_flight: int = 4  # the same for callers without a session, per client address
+    fresh_views_per_minute: int = 120  # public pages drawn on request (not cached) per client address
+    body_deadline_s: int = 20  # a request body must arrive within this, plus a second per 64 KB it announces
 
     @property
     def on_space(self) -> bool:
         return bool(self.space_id)
+
+    @property
+    def proxies(self) -> int:
+        """The trusted proxies in front: ``TRUSTED_PROXIES``, else 1 on a Space (the Hub's) and 0 elsewhere."""
+        if self.trusted_proxies is not None:
+            return self.trusted_proxies
+        return 1 if self.on_space else 0
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> SpaceSettings:
@@ -72,11 +89,19 @@ class SpaceSettings:
             upload_mb_per_hour=_count(env, "UPLOAD_MB_PER_HOUR", defaults.upload_mb_per_hour),
             checks_per_minute=_count(env, "CHECKS_PER_MINUTE", defaults.checks_per_minute),
             anonymous_calls_per_minute=_count(env, "ANONYMOUS_CALLS_PER_MINUTE", defaults.anonymous_calls_per_minute),
+            user_calls_per_minute=_count(env, "USER_CALLS_PER_MINUTE", defaults.user_calls_per_minute),
             max_call_kb=_count(env, "MAX_CALL_KB", defaults.max_call_kb),
             max_sessions=_count(env, "MAX_SESSIONS", defaults.max_sessions),
             max_visits=_count(env, "MAX_VISITS", defaults.max_visits),
             token_cache_s=_count(env, "TOKEN_CACHE_S", defaults.token_cache_s),
             token_lookups_per_minute=_count(env, "TOKEN_LOOKUPS_PER_MINUTE", defaults.token_lookups_per_minute),
+            token_lookups_at_once=_count(env, "TOKEN_LOOKUPS_AT_ONCE", defaults.token_lookups_at_once),
+            trusted_proxies=_proxies(env),
+            sessions_per_user=_count(env, "SESSIONS_PER_USER", defaults.sessions_per_user),
+            events_in_flight=_count(env, "EVENTS_IN_FLIGHT", defaults.events_in_flight),
+            anonymous_events_in_flight=_count(env, "ANONYMOUS_EVENTS_IN_FLIGHT", defaults.anonymous_events_in_flight),
+            fresh_views_per_minute=_count(env, "FRESH_VIEWS_PER_MINUTE", defaults.fresh_views_per_minute),
+            body_deadline_s=_count(env, "BODY_DEADLINE_S", defaults.body_deadline_s),
         )
 
 
@@ -86,6 +111,15 @@ def _count(env: Mapping[str, str], key: str, default: int) -> int:
         return default
     if not text.isdigit() or int(text) < 1:
         raise SettingsError(f"{key}={text!r}: expected a whole number of at least 1")
+    return int(text)
+
+
+def _proxies(env: Mapping[str, str]) -> int | None:
+    text = env.get("TRUSTED_PROXIES", "").strip()
+    if not text:
+        return None
+    if not text.isdigit() or int(text) > 10:
+        raise SettingsError(f"TRUSTED_PROXIES={text!r}: expected a whole number from 0 to 10")
     return int(text)
 
 

@@ -6,10 +6,15 @@ keyed by the token's SHA-256, so no token is held in memory), refusals too, so a
 repeats a call, or a bad token, does not make the Space ask the Hub again; a client that sends
 many *different* tokens is held to ``lookups_per_minute`` calls to the Hub. The price: a token
 revoked on the Hub still works here for up to ``ttl_s`` seconds (``TOKEN_CACHE_S``, default 60).
+
+The lookups themselves run in ``HubCalls``: on threads of their own, at most ``TOKEN_LOOKUPS_AT_ONCE``, each
+awaited for at most ``LOOKUP_DEADLINE_S``, so a slow Hub costs a scripted submission a 503, never a thread
+of the pool that serves pages and static files.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import logging
 import re
@@ -17,6 +22,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
+from typing import Any, TypeVar
 
 from leaderboard import Rejected
 from leaderboard.intake import check_user
@@ -26,6 +32,8 @@ log = logging.getLogger(__name__)
 
 TOKEN_SHAPE = re.compile(r"^[A-Za-z0-9_-]{8,256}$")  # a Hub token: "hf_" and letters; anything else is not asked
 MAX_CACHED = 4096
+LOOKUP_DEADLINE_S = 10.0  # huggingface_hub's client has no timeout of its own: a hung whoami must not hold a caller
+T = TypeVar("T")
 
 
 class TokenRefused(Exception):
@@ -110,16 +118,24 @@ class WhoAmI:
         self._known: OrderedDict[str, tuple[float, str | None, str]] = OrderedDict()  # digest -> (until, user, why)
         self._lock = threading.Lock()
 
-    def user(self, token: str, client: str) -> str:
-        """The token's user; ``TokenRefused``, ``TooManyLookups`` or ``HubUnavailable`` otherwise."""
+    def known(self, token: str) -> str | None:
+        """The token's user if the answer is kept (``TokenRefused`` if it was a refusal), else ``None``: no I/O."""
         if not TOKEN_SHAPE.match(token):
             raise TokenRefused("this is not a Hugging Face token (expected hf_ followed by letters and digits)")
         digest = hashlib.sha256(token.encode()).hexdigest()
-        now = self.clock()
         with self._lock:
             found = self._known.get(digest)
-            if found is not None and found[0] > now:
+            if found is not None and found[0] > self.clock():
                 return _answer(found)
+        return None
+
+    def user(self, token: str, client: str) -> str:
+        """The token's user; ``TokenRefused``, ``TooManyLookups`` or ``HubUnavailable`` otherwise."""
+        found = self.known(token)
+        if found is not None:
+            return found
+        digest = hashlib.sha256(token.encode()).hexdigest()
+        now = self.clock()
         wait = self.lookups.take(client)
         if wait is not None:
             raise TooManyLookups(f"Too many token checks from this address: {self.lookups.amount} a minute.", wait)
@@ -141,3 +157,59 @@ def _answer(found: tuple[float, str | None, str]) -> str:
     if user is None:
         raise TokenRefused(why)
     return user
+
+
+class HubCalls:
+    """Blocking calls to the Hub, each on a daemon thread of its own, at most ``at_once`` running.
+
+    A caller past that is refused at once (``HubUnavailable``) rather than queued, and one whose call takes
+    longer than ``deadline_s`` gets ``HubUnavailable`` while the call finishes in the background (still
+    counted): a Hub that hangs holds at most ``at_once`` threads, none of the server's pool, and no call
+    can keep the process from stopping.
+    """
+
+    def __init__(self, at_once: int, deadline_s: float = LOOKUP_DEADLINE_S) -> None:
+        self.at_once, self.deadline_s = at_once, deadline_s
+        self._busy = 0
+        self._lock = threading.Lock()
+
+    @property
+    def busy(self) -> int:
+        return self._busy
+
+    async def run(self, fn: Callable[..., T], *args: Any) -> T:
+        with self._lock:
+            if self._busy >= self.at_once:
+                busy = self._busy
+                raise HubUnavailable(f"the Hugging Face Hub is slow to answer ({busy} checks already wait for it)")
+            self._busy += 1
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[T] = loop.create_future()
+
+        def call() -> None:
+            try:
+                outcome: tuple[Any, BaseException | None] = (fn(*args), None)
+            except BaseException as error:  # handed to the awaiting caller, who decides
+                outcome = (None, error)
+            finally:
+                with self._lock:
+                    self._busy -= 1
+            try:
+                loop.call_soon_threadsafe(_settle, done, *outcome)
+            except RuntimeError:  # the loop has closed: nobody waits any more
+                pass
+
+        threading.Thread(target=call, name="hub-call", daemon=True).start()
+        try:
+            return await asyncio.wait_for(asyncio.shield(done), self.deadline_s)
+        except TimeoutError:
+            raise HubUnavailable(f"the Hugging Face Hub did not answer within {self.deadline_s:.0f} s") from None
+
+
+def _settle(done: asyncio.Future, result: Any, error: BaseException | None) -> None:
+    if done.done():
+        return
+    if error is not None:
+        done.set_exception(error)
+    else:
+        done.set_result(result)

@@ -132,3 +132,27 @@ def test_the_csp_stops_a_script_from_another_site_even_if_a_page_names_one(new_p
     )
     assert refused and attacker.paths == []
     assert page.evaluate("window.__poisoned === undefined")
+
+
+REFLECTED = "[Sign in again to see your score](https://{host}/login) ![](https://{host}/pixel.png) <img src=//{host}/i>"
+
+
+@pytest.mark.parametrize("path", ["/", "/embed", "/?split=validation", "/compare"])
+def test_a_search_shows_as_text_and_fetches_nothing(new_page, app: RunningApp, attacker, path: str):
+    """Issue 25, finding 3: the board echoed the search into Markdown, so ``?q=[...](https://evil)`` showed a
+    working phishing link and ``![](...)`` made every visitor's browser fetch the attacker's image."""
+    page = new_page()
+    elsewhere: list[str] = []
+    page.on("request", lambda r: elsewhere.append(r.url) if attacker.host in r.url else None)
+    query = REFLECTED.format(host=attacker.host)
+    joiner = "&" if "?" in path else "?"
+    name = "compare" if path == "/compare" else "q"  # ``/?compare=`` is an old address of the compare page
+    page.goto(f"{app.url}{path}{joiner}{httpx.QueryParams({name: query})}")
+    page.wait_for_load_state("load")
+    body = page.locator("body")
+    expect(body).to_be_visible()
+    assert page.locator(f'a[href*="{attacker.host}"]').count() == 0
+    assert page.locator(f'img[src*="{attacker.host}"]').count() == 0
+    assert elsewhere == [] and attacker.paths == []
+    if path == "/":  # the search box holds what was searched, as the words typed
+        expect(page.locator('input[name="q"]')).to_have_value(query)

@@ -338,7 +338,7 @@ class Keeper:
         except ValueError:
             fields = None
         named = fields.get("session_hash") if isinstance(fields, dict) else None
-        why = isinstance(named, str) and self.guard.events.whose(mount, named[:128], caller)
+        why = self.guard.events.whose(mount, named[:128], caller) if isinstance(named, str) else None
         if why:
             await _refuse(scope, receive, send, 403, why, user or client)
             return
@@ -392,7 +392,7 @@ class Body:
 
     async def read(self) -> bytes:
         """The whole body (its size already checked against the caps), or what came before the deadline."""
-        chunks = []
+        chunks: list[bytes] = []
         while True:
             message = await self.receive()
             if message["type"] != "http.request":

@@ -71,7 +71,8 @@ class ScriptSubmit:
             return _refuse(401, f"Not submitted: who are you? {HOW}.", bearer=True)
         client = self.guard.client_of(request.scope, request.headers)
         try:
-            user = self.whoami.known(token) or await self.hub.run(self.whoami.user, token, client)
+            known = self.whoami.known(token)
+            user = known if known is not None else await self.hub.run(self.whoami.user, token, client)
         except TokenRefused as error:
             return _refuse(401, f"Not submitted: {error}; {HOW}.", bearer=True)
         except TooManyLookups as error:

@@ -94,6 +94,7 @@ def main(environ: dict[str, str] | None = None) -> None:
     finally:
         scheduler.shutdown(wait=False)
         worker.stop()  # a job cut short is taken up again on the next start (its holder's pid is gone)
+        services.close()  # a check or drawing cut short: its page's request is gone with the server
         shutil.rmtree(services.scratch, ignore_errors=True)
         log.info("stopped")
 

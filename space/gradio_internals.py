@@ -19,8 +19,10 @@ events must stay bounded there too. Each item names the Gradio attribute it reli
    stopped the queue for everyone (``503 Queue is stopped`` until a restart), which anyone could cause by
    keeping one event waiting and opening 2,000 visits. Busy mailboxes are never evicted; a message for a
    visit whose mailbox is gone is dropped.
-5. **Events held per visit** (``pending_counter``: ``Queue.pending_event_ids_session``): how many events of a visit
-   wait, run, or wait to be read; ``space/events.py`` sums them per caller to cap what one caller holds.
+5. **Events held per visit** (``pending_counter``, ``unread_forgetter``: ``Queue.pending_event_ids_session``,
+   ``pending_messages_per_session``): how many events of a visit wait, run, or wait to be read;
+   ``space/events.py`` sums them per caller to cap what one caller holds, and forgets what a page that left
+   never read (Gradio would keep it, and its mailbox, for the life of the process).
 6. **File inputs checked on mounted pages** (``check_files``: ``Blocks.has_launched``): Gradio checks that an
    input's file is an upload and serves nothing in ``blocked_paths`` only once ``has_launched`` is set, which
    ``launch()`` does and ``mount_gradio_app`` does not: a forged file input naming a server path was read.
@@ -72,6 +74,23 @@ def pending_counter(blocks: gr.Blocks) -> Callable[[str], int]:
         return len(queue.pending_event_ids_session.get(session_hash, ()))
 
     return pending
+
+
+def unread_forgetter(blocks: gr.Blocks) -> Callable[[str], bool]:
+    """session hash -> forget the visit's pending events and their results if no stream waits for them (a
+    page that left mid-event), and say whether it did (item 5). Its running events' later messages are then
+    dropped by ``protect``'s ``send_message``."""
+
+    def forget(session_hash: str) -> bool:
+        queue = blocks._queue
+        box = queue.pending_messages_per_session.get(session_hash)
+        if box is not None and getattr(box, "_getters", None):
+            return False  # a stream is reading: the page is still there
+        queue.pending_event_ids_session.pop(session_hash, None)
+        queue.pending_messages_per_session.pop(session_hash, None)
+        return True
+
+    return forget
 
 
 async def keep_safe(app: Any, capacity: int, every_s: float = SWEEP_S) -> None:

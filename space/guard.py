@@ -60,9 +60,11 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from space.events import Caller, EventBook
 from space.limits import RateLimit, SessionBook
+from space.refusals import Refusals
 from space.settings import SpaceSettings
 
 log = logging.getLogger(__name__)
+REFUSALS = Refusals()  # one log line per kind of refusal a minute, whoever sends them
 
 HUB_ORIGIN = "https://huggingface.co"
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
@@ -104,6 +106,7 @@ class Guard:
         self.signed_in_calls = RateLimit(space.user_calls_per_minute, 60)
         self.events = EventBook()
         self.maintainer: Callable[[str | None], bool] = lambda user: False  # the service's, set by the site
+        self.page_loads: dict[str, tuple[frozenset[int], frozenset[str]]] = {}  # mount -> its load events (ids, names)
         self.max_file_mb = max_file_bytes / 2**20
         self.max_upload_bytes = max_file_bytes + MULTIPART_SLACK
         self.max_call_bytes = space.max_call_kb * 1024
@@ -229,9 +232,12 @@ class Guard:
             return Caller(owner=f"session:{sid}", key=f"user:{user}", signed_in=True)
         return Caller(owner=f"address:{client}", key=f"address:{client}", signed_in=False)
 
-    def refuse_event(self, mount: str, route: str, user: str | None) -> str | None:
-        """Why this caller may not start an event on ``mount`` at all, before it queues."""
-        if mount == DESK_PATH and not self.maintainer(user):
+    def refuse_event(self, mount: str, route: str, user: str | None, fn_index: object) -> str | None:
+        """Why this caller may not start an event on ``mount`` at all, before it queues: on the desk, anything
+        but what its page runs as it opens (which tells a visitor to sign in as a maintainer)."""
+        loads = self.page_loads.get(mount)
+        opening = loads is not None and (fn_index in loads[0] or route.rsplit("/", 1)[-1] in loads[1])
+        if mount == DESK_PATH and not opening and not self.maintainer(user):
             who = f"{user!r} is" if user else "You are not signed in, so you are"
             return f"{who} not a maintainer: the maintainers' desk is for users listed in MAINTAINERS only."
         if route.startswith(CALL_V2):
@@ -258,7 +264,7 @@ class Door:
         if scope["type"] in ("http", "websocket"):
             why = self.guard.refuse_from_where(scope.get("method", "GET"), scope["path"], Headers(scope=scope))
             if why is not None:
-                log.warning("refused %s %s: %s", scope.get("method", "WS"), scope["path"][:120], why)
+                REFUSALS.note(f"{scope.get('method', 'WS')} {scope['path'][:120]}", "", why)
                 if scope["type"] == "websocket":
                     await send({"type": "websocket.close", "code": 1008, "reason": why[:120]})
                     return
@@ -324,10 +330,6 @@ class Keeper:
         another caller's visit, or would hold more than the caller's share; else passed on, and counted."""
         mount, route = where
         caller = self.guard.caller(started, user, client)
-        why = self.guard.refuse_event(mount, route, user)
-        if why:
-            await _refuse(scope, receive, send, 403, why, user or client)
-            return
         body = Body(receive, self.guard.body_deadline(_length(Headers(scope=scope))))
         data = await body.read()
         if body.late:
@@ -337,6 +339,11 @@ class Keeper:
             fields = json.loads(data) if data else {}
         except ValueError:
             fields = None
+        fn_index = fields.get("fn_index") if isinstance(fields, dict) else None
+        why = self.guard.refuse_event(mount, route, user, fn_index)
+        if why:
+            await _refuse(scope, receive, send, 403, why, user or client)
+            return
         named = fields.get("session_hash") if isinstance(fields, dict) else None
         why = self.guard.events.whose(mount, named[:128], caller) if isinstance(named, str) else None
         if why:
@@ -383,7 +390,7 @@ class Keeper:
         await self.app(scope, body.receive, settled)
         if body.late and not answered:
             why = f"The request body did not arrive within {body.deadline_s:.0f} s."
-            log.warning("refused %s %s: %s", scope["method"], scope["path"][:120], why)
+            REFUSALS.note(f"{scope['method']} {scope['path'][:120]}", "a slow sender", why)
             await PlainTextResponse(why, status_code=408, headers={"Connection": "close"})(scope, receive, send)
 
 
@@ -417,6 +424,12 @@ class Body:
         except TimeoutError:
             self.late = True
             return {"type": "http.disconnect"}
+
+
+def load_events(blocks: Any) -> tuple[frozenset[int], frozenset[str]]:
+    """The ids and API names of the events a Gradio page runs as it opens, from its public configuration."""
+    found = [d for d in blocks.get_config_file()["dependencies"] if any(t[1] == "load" for t in d["targets"])]
+    return frozenset(d["id"] for d in found), frozenset(d["api_name"] for d in found if d.get("api_name"))
 
 
 def mount_of(path: str) -> tuple[str | None, str]:
@@ -470,7 +483,7 @@ def _with_length(headers: list[tuple[bytes, bytes]], length: int) -> list[tuple[
 async def _refuse(
     scope: Scope, receive: Receive, send: Send, status: int, why: str, who: str, wait: int | None = None
 ) -> None:
-    log.warning("refused %s %s for %s: %s", scope["method"], scope["path"][:120], who, why)
+    REFUSALS.note(f"{scope['method']} {scope['path'][:120]}", who, why)
     extra = {"Retry-After": str(wait)} if wait else None
     text = f"{why} Try again in {wait} s." if wait else why
     await PlainTextResponse(text, status_code=status, headers=extra)(scope, receive, send)

@@ -145,6 +145,20 @@ class Offload:
         pool.shutdown(wait=False)
 
 
+def end_children(grace_s: float = 2.0) -> int:
+    """At the app's stop: end the checking and drawing processes, even mid-task, so the stop takes seconds
+    (Python's exit would otherwise wait for a running check or drawing to finish); how many were ended.
+    What they were doing was a page's request, which the stopping server has already cut."""
+    children = multiprocessing.active_children()
+    for child in children:
+        child.terminate()
+    for child in children:
+        child.join(grace_s)
+        if child.is_alive():
+            child.kill()
+    return len(children)
+
+
 def _start(settings: Settings, parent: int) -> None:
     """``parent``: the app's pid, as the app read it. Read here with ``getppid``, it was 1 when the app died
     before this child started, and the child then watched for the death of init and lived on."""

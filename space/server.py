@@ -36,8 +36,8 @@ from leaderboard.pages_first import Gauge
 from scoring import MAX_FILE_BYTES
 from space.auth import local_session, sign_in_routes, viewer_of
 from space.board_download import routes as board_routes
-from space.gradio_internals import bound_visits, check_files, keep_safe, pending_counter
-from space.guard import DESK_PATH, WORKSPACE_PATH, Door, Guard, Keeper
+from space.gradio_internals import bound_visits, check_files, keep_safe, pending_counter, unread_forgetter
+from space.guard import DESK_PATH, WORKSPACE_PATH, Door, Guard, Keeper, load_events
 from space.long_lived import freeze_long_lived
 from space.public.api import routes as api_routes
 from space.public.routes import routes as public_routes
@@ -83,7 +83,8 @@ def build_app(
         bound_visits(blocks, space.max_visits)
         gr.mount_gradio_app(app, blocks, path, **_serving(settings), theme=THEME, css=CSS, head=HEAD)
         check_files(blocks)
-        guard.events.attach(path, pending_counter(blocks))
+        guard.events.attach(path, pending_counter(blocks), unread_forgetter(blocks))
+        guard.page_loads[path] = load_events(blocks)
     guarded(app, guard, services.pages_busy)
     return app
 

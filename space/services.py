@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import shutil
 import tempfile
@@ -16,11 +17,13 @@ from leaderboard.queue import process_exists
 from leaderboard.report import Report
 from leaderboard.scheduler import Wakeup
 from space.auth import Auth
-from space.offload import Offload
+from space.offload import Offload, end_children
 from space.pages.board_cache import BoardCache
 from space.pages.explorer import SubmissionTraces
 from space.pages.warmup import Warmup
 from space.settings import SpaceSettings
+
+log = logging.getLogger(__name__)
 
 SCRATCH_PREFIX = "navitrace-space-"
 KEPT_OUTCOMES = 1000  # recent outcomes remembered for the pages' "anything new of mine?" check
@@ -37,6 +40,15 @@ class Outcomes:
     @property
     def count(self) -> int:
         return self._count
+
+    def close(self) -> None:
+        """At the app's stop: the checking and drawing processes end now, even mid-task."""
+        for pool in (self.checks, self.drawings):
+            if pool is not None:
+                pool.close()
+        ended = end_children()
+        if ended:
+            log.info("ended %d checking and drawing processes", ended)
 
     def scored(self, submission_id: str) -> None:
         with self._lock:

@@ -52,8 +52,10 @@ class SpaceSettings:
     # elsewhere); the caller's address is that many entries from the right, the rest was written by the caller.
     trusted_proxies: int | None = None
     sessions_per_user: int = 10  # one account's sessions; its 11th sign-in signs out its own oldest, never another's
-    events_in_flight: int = 8  # a signed-in user's Gradio events waiting, running or unread, all their visits
-    anonymous_events_in_flight: int = 4  # the same for callers without a session, per client address
+    # A signed-in user's Gradio events waiting, running or unread, all their visits together (a page fires 4 as
+    # it opens, and its timer one more); callers without a session the same, per client address.
+    events_in_flight: int = 24
+    anonymous_events_in_flight: int = 16
     fresh_views_per_minute: int = 120  # public pages drawn on request (not cached) per client address
     body_deadline_s: int = 20  # a request body must arrive within this, plus a second per 64 KB it announces
 

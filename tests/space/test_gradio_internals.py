@@ -186,3 +186,20 @@ def test_mounted_pages_check_file_inputs_as_launched_ones_do(served_):
     """Gradio skips its check of an input's file (an upload, not a blocked path) until ``has_launched``."""
     _, workspace, desk = served_
     assert workspace.get_blocks().has_launched and desk.get_blocks().has_launched
+
+
+def test_events_a_page_left_unread_are_counted_and_can_be_forgotten(served_):
+    """``space/events.py`` caps what one caller holds with ``pending_counter`` and forgets what a page that left
+    never read with ``unread_forgetter``: Gradio itself keeps an unread result, and its mailbox, for ever."""
+    url, demo, _ = served_
+    blocks = demo.get_blocks()
+    pending, forget = gradio_internals.pending_counter(blocks), gradio_internals.unread_forgetter(blocks)
+    with httpx.Client(base_url=url, timeout=60) as client:
+        config = client.get(f"{WORKSPACE_PATH}/config").json()
+        left = secrets.token_hex(6)
+        post_event(client, config, load_events(config)[0], left)  # its answer never read: the page left
+        assert pending(left) == 1
+        assert forget(left) and pending(left) == 0
+        assert left not in blocks._queue.pending_messages_per_session
+        visit(client)  # the queue still serves everyone
+    assert not blocks._queue.stopped

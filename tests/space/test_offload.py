@@ -220,3 +220,43 @@ def test_a_child_that_grew_is_replaced_after_its_task(checks, files, monkeypatch
             return
         time.sleep(0.1)
     raise AssertionError(f"the replaced child {grown} lived on")
+
+
+@pytest.mark.parametrize("ends_children", [True, False])
+def test_a_stop_mid_task_ends_in_seconds_only_when_the_children_are_ended(tmp_path, settings, ends_children):
+    """Before: on SIGTERM the app logged "stopped" and then hung in the process pool's exit until the
+    child's task ended (minutes for a worst-case drawing). ``end_children`` (called by ``Services.close``
+    at the app's stop) ends them; without it, the same exit still waits for the task: the test would see it."""
+    import pickle
+    import subprocess
+    import sys
+
+    script = tmp_path / "app.py"
+    script.write_text(
+        "import pickle, sys, time\n"
+        "from space.offload import Offload, end_children\n"
+        "if __name__ == '__main__':\n"
+        "    pool = Offload(pickle.loads(bytes.fromhex(sys.argv[1])), workers=1)\n"
+        "    pool._executor().submit(int, 1).result()\n"
+        "    pool._executor().submit(time.sleep, 30)\n"  # a task as long as a worst-case drawing
+        "    print('busy', flush=True)\n"
+        "    time.sleep(0.5)\n"
+        "    pool.close()\n"
+        f"    print(end_children() if {ends_children} else 0, flush=True)\n"
+    )
+    started = time.monotonic()
+    app = subprocess.Popen(
+        [sys.executable, str(script), pickle.dumps(settings).hex()],
+        stdout=subprocess.PIPE,
+        cwd=Path(__file__).parents[2],
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])},
+    )
+    assert app.stdout is not None and app.stdout.readline().strip() == b"busy"
+    try:
+        app.wait(timeout=20)
+        stopped = True
+    except subprocess.TimeoutExpired:
+        stopped = False
+        app.kill()
+        app.wait()
+    assert stopped is ends_children, f"exit after {time.monotonic() - started:.0f} s"

@@ -236,3 +236,16 @@ def test_a_hub_that_hangs_holds_a_few_callers_and_no_page(app: RunningApp, hub: 
     timed_out = [a for a in answers if "did not answer within" in a.json()["error"]]
     assert len(timed_out) == 2 and len(told_at_once) == 6, [a.json()["error"] for a in answers]
     assert json.loads(answers[0].text)["error"].startswith("Not submitted")
+
+
+def test_the_desks_actions_are_refused_at_the_door_and_its_page_still_opens(app: RunningApp):
+    """Strangers' desk events never queue (they were refused only inside the handler, after waiting their turn);
+    what the desk runs as it opens still answers, to tell the visitor to sign in as a maintainer."""
+    url, mallory = app.url, web_api.sign_in(app.url, "mallory2")
+    for cookie in (None, mallory):
+        with httpx.Client(base_url=f"{url}/maintainers", headers=web_api.headers(cookie, url), timeout=30) as client:
+            refused = client.post("/gradio_api/call/reject", json={"data": ["x", "spam"]})
+            assert refused.status_code == 403 and "not a maintainer" in refused.text
+        opened = web_api.call(web_api.desk(url), "open_", [None], cookie)
+        assert opened.ok, opened.text[:300]
+        assert web_api.data_of(opened)[1]["visible"] is True  # the note for visitors, not the desk

@@ -41,15 +41,6 @@ class Outcomes:
     def count(self) -> int:
         return self._count
 
-    def close(self) -> None:
-        """At the app's stop: the checking and drawing processes end now, even mid-task."""
-        for pool in (self.checks, self.drawings):
-            if pool is not None:
-                pool.close()
-        ended = end_children()
-        if ended:
-            log.info("ended %d checking and drawing processes", ended)
-
     def scored(self, submission_id: str) -> None:
         with self._lock:
             self._count += 1
@@ -92,6 +83,15 @@ class Services:
             self.checks.prepare(("validation", "test"))
         if self.drawings is not None:
             self.drawings.prepare(("validation",))
+
+    def close(self) -> None:
+        """At the app's stop: the checking and drawing processes end now, even mid-task."""
+        for pool in (self.checks, self.drawings):
+            if pool is not None:
+                pool.close()
+        ended = end_children()
+        if ended:
+            log.info("ended %d checking and drawing processes", ended)
 
     def scored(self, submission_id: str) -> None:
         """The worker (in its own process) committed an outcome: the board and My submissions show it now."""

@@ -288,6 +288,7 @@ class Keeper:
         started, user = self.guard.admit(session)
         headers = Headers(scope=scope)
         client = self.guard.client_of(scope, headers)
+        scope.setdefault("state", {})["client"] = client  # for the routes' own per-client limits (request.state)
         mount, route = mount_of(scope["path"])
         if mount is not None and scope["method"] == "GET" and route.startswith(VISIT_READS):
             visit = _visit_read(route, scope.get("query_string", b""))

@@ -10,6 +10,14 @@ BODIES = 512  # kept drawings: board views, entries, comparisons (each a few to 
 CHARACTERS = 16_000_000  # and at most this much text in all (a board of many entries draws large bodies)
 
 
+class TooManyFresh(Exception):
+    """This caller asked for too many views nobody had asked for before: a 429 after ``retry_after`` s."""
+
+    def __init__(self, retry_after: int) -> None:
+        super().__init__(f"too many new views; try again in {retry_after} s")
+        self.retry_after = retry_after
+
+
 class Drawn:
     def __init__(self, size: int = BODIES, characters: int = CHARACTERS) -> None:
         self.size, self.characters = size, characters
@@ -19,13 +27,19 @@ class Drawn:
         self._version = 0  # the newest results version drawn; older drawings are never asked for again
         self.drawings = 0  # how many were drawn (what the cache saves shows in tests)
 
-    def get(self, version: int, key: Hashable, draw: Callable[[], str]) -> str:
-        """The drawing of ``key`` for results ``version``; ``draw()`` runs only when it is not kept."""
+    def get(
+        self, version: int, key: Hashable, draw: Callable[[], str], admit: Callable[[], int | None] | None = None
+    ) -> str:
+        """The drawing of ``key`` for results ``version``; ``draw()`` runs only when it is not kept, and then only
+        if ``admit()`` says so (``None``; else the seconds to wait: ``TooManyFresh``)."""
         wanted = (version, key)
         with self._lock:
             if wanted in self._kept:
                 self._kept.move_to_end(wanted)
                 return self._kept[wanted]
+        wait = admit() if admit is not None else None
+        if wait is not None:
+            raise TooManyFresh(wait)
         made = draw()
         with self._lock:
             self.drawings += 1

@@ -18,12 +18,13 @@ from starlette.routing import BaseRoute, Route
 
 from leaderboard.errors import InvalidAction
 from leaderboard.uncertainty_compare import GroupFigure
+from space.limits import RateLimit
 from space.pages import entry
 from space.pages.about import TITLE
 from space.pages.warmup import EXAMPLES
 from space.public import about_page, board_page, entry_page
 from space.public.board_address import address, controls_of, is_noisy
-from space.public.drawn import Drawn
+from space.public.drawn import Drawn, TooManyFresh
 from space.public.shell import Meta, Viewer, head, header_html, page, static_file
 from space.services import Services
 
@@ -63,6 +64,9 @@ class Pages:
     def __init__(self, services: Services, viewer_of: Callable[[Request], Viewer]) -> None:
         self.services, self.viewer_of = services, viewer_of
         self.drawn = Drawn()
+        # A search or a filter is any text: each new one is drawn on the request, so each caller may ask for a
+        # bounded number of views nobody asked for before (a room of readers shares the views already drawn).
+        self.fresh = RateLimit(services.space.fresh_views_per_minute, 60)
         self.intervals = entry_page.intervals_of(services)
         self._static: dict[str, bytes] = {}
 
@@ -78,9 +82,16 @@ class Pages:
         if is_noisy(pairs):  # a GET form's submission: to the short address of the same view
             return RedirectResponse(address(controls), status_code=303)
         snapshot = await run_in_threadpool(self.services.board.snapshot)
-        body = await run_in_threadpool(
-            self.drawn.get, snapshot.version, ("board", controls), lambda: board_page.board_body(snapshot, controls)
-        )
+        try:
+            body = await run_in_threadpool(
+                self.drawn.get,
+                snapshot.version,
+                ("board", controls),
+                lambda: board_page.board_body(snapshot, controls),
+                self._admit(request),
+            )
+        except TooManyFresh as error:
+            return self._too_many(request, error)
         split = "" if controls.split == "test" else f" ({controls.split} split)"
         meta = Meta(
             f"{TITLE}{split}", board_page.description(snapshot, controls), self._url(request, address(controls))
@@ -90,13 +101,34 @@ class Pages:
     async def embed(self, request: Request) -> Response:
         controls = controls_of(request.query_params.multi_items())
         snapshot = await run_in_threadpool(self.services.board.snapshot)
-        body = await run_in_threadpool(
-            self.drawn.get, snapshot.version, ("embed", controls), lambda: board_page.embed_body(snapshot, controls)
-        )
+        try:
+            body = await run_in_threadpool(
+                self.drawn.get,
+                snapshot.version,
+                ("embed", controls),
+                lambda: board_page.embed_body(snapshot, controls),
+                self._admit(request),
+            )
+        except TooManyFresh as error:
+            return self._too_many(request, error)
         meta = Meta(TITLE, board_page.description(snapshot, controls), self._url(request, address(controls)))
         html = f'{head(meta, extra=_BASE)}<body class="nt-embed-body"><main id="main">{body}</main></body></html>'
         headers = {"Cache-Control": "no-cache", "Content-Security-Policy": EMBED_POLICY}
         return HTMLResponse(html, headers=headers)
+
+    def _admit(self, request: Request) -> Callable[[], int | None]:
+        """Spends one of the caller's fresh views (the guard put its address on the request)."""
+        client = str(getattr(request.state, "client", None) or (request.client.host if request.client else "?"))
+        return lambda: self.fresh.take(client)
+
+    def _too_many(self, request: Request, error: TooManyFresh) -> Response:
+        limit = self.services.space.fresh_views_per_minute
+        text = (
+            f"Too many new searches or filters from your address: {limit} a minute. The board's usual views are "
+            f"always served; try this one again in {error.retry_after} s."
+        )
+        headers = {"Retry-After": str(error.retry_after), "Cache-Control": "no-store"}
+        return PlainTextResponse(text, status_code=429, headers=headers)
 
     # -- an entry, two entries ---------------------------------------------------------------------------
 

@@ -33,6 +33,7 @@ CAPS = {
     "SESSIONS_PER_USER": "3",
     "MAX_SESSIONS": "12",
     "BODY_DEADLINE_S": "2",
+    "FRESH_VIEWS_PER_MINUTE": "5",
 }
 
 
@@ -249,3 +250,18 @@ def test_the_desks_actions_are_refused_at_the_door_and_its_page_still_opens(app:
         opened = web_api.call(web_api.desk(url), "open_", [None], cookie)
         assert opened.ok, opened.text[:300]
         assert web_api.data_of(opened)[1]["visible"] is True  # the note for visitors, not the desk
+
+
+def test_searches_nobody_made_before_are_limited_per_caller_and_the_usual_views_are_not(app: RunningApp):
+    """Before: any caller could make the server draw a new board for each random ``?q=`` (44-110 ms each at
+    1,000 entries), as fast as it liked."""
+    url, me = app.url, forwarded("x", real="192.0.2.50")
+    with httpx.Client(base_url=url, headers=me, timeout=30) as client:
+        codes = [client.get("/", params={"q": f"random-{i}"}).status_code for i in range(8)]
+        refused = client.get("/embed", params={"q": "one more"})
+        usual = [client.get("/").status_code, client.get("/", params={"q": "random-0"}).status_code]
+    assert codes == [200] * 5 + [429] * 3, codes
+    assert refused.status_code == 429 and "5 a minute" in refused.text and int(refused.headers["retry-after"]) <= 60
+    assert usual == [200, 200]  # drawn before: served to anyone, nothing spent
+    other = httpx.get(f"{url}/", params={"q": "mine"}, headers=forwarded("x", real="192.0.2.51"), timeout=30)
+    assert other.status_code == 200  # another address has its own allowance

@@ -31,6 +31,7 @@ from datetime import UTC, datetime
 import leaderboard.audit as audit
 from leaderboard.answer_keys import AnswerKeys
 from leaderboard.budget import check_daily_budget, check_job_cost
+from leaderboard.commit_shares import check_share
 from leaderboard.config import Settings
 from leaderboard.declarations import Declarations
 from leaderboard.errors import QuotaExceeded, Rejected
@@ -139,6 +140,7 @@ class Intake:
             if split == Split.TEST:
                 self._check_quota(user, mine, now)
             self._check_queue(user, mine)
+            check_share(self.store.commit_quota(), user, [e.created for e in mine], now)  # validation counts too
             check_daily_budget(self.settings, user, mine, now, cost)
             earlier = sum(e.request.split == split and e.request.sha256 == digest for e in mine)
             request = Request(

@@ -21,6 +21,7 @@ import pytest
 from leaderboard.claim_batches import claim_batch, commit_claims
 from leaderboard.claims import read_job
 from leaderboard.commit_budget import Level
+from leaderboard.errors import QuotaExceeded
 from leaderboard.locks import Busy, process_lock
 from leaderboard.queue import Holder
 from leaderboard.records import FINISHED, PENDING, job_path
@@ -286,3 +287,26 @@ def test_a_long_batch_writes_its_outcomes_with_each_heartbeat(deployed: LocalHub
     assert messages[0] == "claim 3 jobs" and messages[-1].startswith("finished")
     assert any(m.startswith("heartbeat and finished") for m in messages)  # outcomes did not wait for the end
     check_scored_once(hub, service, made, keys, service.settings.baseline_raw)
+
+
+def test_one_account_cannot_spend_everybodys_commits(deployed: LocalHub, keys, tmp_path: Path):
+    """Issue 25, finding 9. Before: one account's 17 validation submissions in 1.9 s filled the (scaled) budget
+    and an honest user's test submission was refused. Now each user has a share of the window, validation
+    included (``leaderboard/commit_shares.py``: 1/16 of it, 2 of these 32)."""
+    hub = deployed
+    service = quota_service(hub, tmp_path / "space", tmp_path / "keys", CommitQuota(commits=32, window_s=3600))
+    folder = tmp_path / "files"
+    folder.mkdir()
+    acknowledged, refusal = 0, ""
+    for n in range(17):
+        path = folder / f"mallory-{n}.tsv"
+        write_example(keys["validation"], "noisy", path, seed=5100 + n)
+        try:
+            submit(service, Upload(path, "validation", "mallory", f"spam-{n}", publish=False))
+            acknowledged += 1
+        except QuotaExceeded as error:
+            refusal = describe(error)
+    assert acknowledged == 2 and "each user may make 2 in that time" in refusal, refusal
+    honest = uploads(tmp_path / "honest", keys, 3)[1]  # a test file
+    assert submit(service, honest)  # acknowledged: the budget is nearly untouched
+    print(f"\nmallory: {acknowledged} of 17 acknowledged; then: {refusal!r}")

@@ -1,7 +1,18 @@
-"""Duplicate detection's cost (issue 15): one test job's check against N earlier entries, time and peak memory.
+"""Duplicate detection: what it catches and what it wrongly marks, per kind of copy; then its cost.
 
-    .venv/bin/python benchmarks/bench_copies.py                  # N = 10, 50, 200 on both splits
+    .venv/bin/python benchmarks/bench_copies.py                  # rates, then N = 10, 50, 200 on both splits
     .venv/bin/python benchmarks/bench_copies.py --entries 20     # a quick look
+    .venv/bin/python benchmarks/bench_copies.py --trials 100 --no-cost   # the rates only, more draws
+
+**Rates** (on the embedded default's test split, 32 rows at 1440 x 1080): for each kind of copy
+(``copy_kinds.COPIES``: exact, jittered, shifted, resampled, one point added, a few rows changed, all at
+once) made ``--trials`` times from an honest file (ground truth + 12 px noise), the share marked as a
+likely copy of it; for each pair of independent honest files (``copy_kinds.HONEST``: other models on the
+same scenes, the example kinds and noise levels), the share marked (false positives). Both under the
+rule in force (curves within ``NEAR_PX`` on ``THRESHOLD`` of the rows) and under the rule before it
+(points within 1 px on 95% of the rows), with the median near share.
+
+**Cost**:
 
 Two splits: the embedded default's test split (12 synthetic scenes, generated once into --data),
 its earlier entries ``noisy`` examples of the ground truth (so every entry has the same number of
@@ -35,8 +46,11 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.copy_kinds import COPIES, HONEST, honest, noisy  # noqa: E402
 from leaderboard.answer_keys import ensure_demo_datasets  # noqa: E402
-from leaderboard.copies import BUDGET_S, CopyFinder  # noqa: E402
+from leaderboard.copies import BUDGET_S, THRESHOLD, CopyFinder  # noqa: E402
+from leaderboard.copies_curves import NEAR_PX  # noqa: E402
+from leaderboard.copies_traces import compare, parse_traces, row_positions  # noqa: E402
 from leaderboard.metadata import Metadata  # noqa: E402
 from leaderboard.records import FINISHED, Job, Request, Review, Split, iso, upload_path  # noqa: E402
 from leaderboard.registry import Entry, Registry  # noqa: E402
@@ -74,6 +88,9 @@ def main() -> None:
     work = Path(tempfile.mkdtemp(prefix="navitrace-bench-copies-"))
     private, _ = ensure_demo_datasets(args.data / "embedded", args.data / "locks")
     embedded = load_answer_key(private, "test", args.data / "key-cache")
+    _rates(embedded, args.trials)
+    if args.no_cost:
+        return
     synthetic = RowsKey(
         [Sample(f"tes_{i:04d}", tuple(EMBODIMENTS), ("synthetic",), {}, 1440, 1080) for i in range(250)]
     )
@@ -87,6 +104,39 @@ def main() -> None:
         for n in args.entries:
             _measure(key, make, n, work / f"{rows}-{n}")
     print(f"\ncold targets: within the check's budget ({BUDGET_S:.0f} s); warm: under 1 s at 200 entries of 1,000 rows")
+
+
+BEFORE = 0.95  # the rule before curves: points within 1 px on 95% of the rows
+
+
+def _rates(key, trials: int) -> None:
+    """Detection per kind of copy, false positives per pair of honest files: now and under the rule before."""
+    positions = row_positions(key)
+    truth = [(r["sample_id"], r["embodiment"], json.loads(r["prediction"])) for r in example_rows(key, "perfect")]
+    straight = [(r["sample_id"], r["embodiment"], json.loads(r["prediction"])) for r in example_rows(key, "straight")]
+
+    def marks(new: list[Row], old: list[Row]) -> tuple[bool, bool, float]:
+        match = compare(parse_traces(_tsv(new), key, positions), parse_traces(_tsv(old), key, positions), 0.0)
+        assert match is not None
+        return match.near_share >= THRESHOLD, match.share >= BEFORE, match.near_share
+
+    now_rule = f"now (curves <= {NEAR_PX:g} px on >= {THRESHOLD:.0%})"
+    print(f"\nrates on the embedded default's test split ({len(truth)} rows), {trials} draws each")
+    print(f"{'':<44}  {now_rule:>34}  {'before (1 px on >= 95%)':>24}  median near share")
+    for label, draw in [(f"copy: {name}", name) for name in COPIES] + [
+        (f"honest: {a} vs {b}", (a, b)) for a, b in HONEST
+    ]:
+        found = []
+        for trial in range(trials):
+            rng = np.random.default_rng([len(found), trial, 26])
+            if isinstance(draw, str):
+                original, other = noisy(truth, 12.0, rng), noisy(truth, 12.0, rng)
+                found.append(marks(COPIES[draw](original, rng, other), original))
+            else:
+                found.append(marks(honest(draw[0], truth, straight, rng), honest(draw[1], truth, straight, rng)))
+        now, before = (sum(f[i] for f in found) / trials for i in (0, 1))
+        share = float(np.median([f[2] for f in found]))
+        print(f"{label:<44}  {now:>34.0%}  {before:>24.0%}  {share:>17.0%}")
 
 
 def _measure(key, make: Callable[[int], list[Row]], n: int, folder: Path) -> None:
@@ -161,6 +211,8 @@ def _arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--entries", type=int, nargs="+", default=[10, 50, 200], help="earlier entries checked")
     parser.add_argument("--data", type=Path, default=Path.home() / ".cache" / "navitrace-bench")
+    parser.add_argument("--trials", type=int, default=50, help="draws of each kind of copy and honest pair")
+    parser.add_argument("--no-cost", action="store_true", help="print the rates only")
     return parser.parse_args()
 
 

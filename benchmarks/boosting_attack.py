@@ -16,6 +16,11 @@ Every submission goes through ``Leaderboard.submit`` and the worker on a synthet
 one service (local stores) per policy; what the attacker reads is the submitter's view
 (``Leaderboard.status(id, user)``): the score, or nothing and the "not a significant improvement" note.
 
+Three attackers: the plain one under ``exact`` and under ``ladder``, and under ``ladder`` a *renaming*
+one that sends every submission under a new model name ("Booster", then "Booster‐1" with U+2010
+HYPHEN, "Booster‐2", …), so that a ladder keeping its reference best per model name would show each
+as a first figure.
+
 - displayed gain: the attacker's best displayed score at the end minus their first displayed score;
 - true gain: the same procedure (the same kept set and the same combination rule) applied to the
   validation split, which the attacker never sees and whose scenes the perturbations know nothing
@@ -23,8 +28,8 @@ one service (local stores) per policy; what the attacker reads is the submitter'
   are independent of what was kept), printed with its paired 95% interval as the noise of one draw;
 - half-width: half the 95% scene-bootstrap interval of the displayed entry's score, as on the board.
 
-Target: under ``ladder``, displayed - true <= half-width; under ``exact`` the figures show how far
-repeated submission climbs on a test set whose scenes it never learnt.
+Target: under ``ladder``, displayed - true <= half-width for both attackers; under ``exact`` the figures
+show how far repeated submission climbs on a test set whose scenes it never learnt.
 """
 
 from __future__ import annotations
@@ -56,6 +61,7 @@ from synthetic import write_demo_dataset  # noqa: E402
 from synthetic.public_copy import write_public_copy  # noqa: E402
 
 SIZE = (96, 72)  # small images: the attack is about rows and scenes, not pixels
+ATTACKS = ((ReleasePolicy.EXACT, "plain"), (ReleasePolicy.LADDER, "plain"), (ReleasePolicy.LADDER, "renaming"))
 ATTACKER = "booster"
 Signs = np.ndarray  # (rows,) of -1 / +1: how each row's line is moved
 
@@ -63,6 +69,7 @@ Signs = np.ndarray  # (rows,) of -1 / +1: how each row's line is moved
 @dataclasses.dataclass(frozen=True)
 class Outcome:
     policy: str
+    attacker: str  # "plain", or "renaming": a new model name for every submission
     first: float  # the first displayed score
     best: float  # the best displayed score at the end
     true_gain: float  # the same procedure on the held-out split
@@ -95,14 +102,18 @@ def combine(signs: Signs, kept: Sequence[int]) -> Signs:
 class Attacker:
     """Submits through the service and reads what the submitter is shown."""
 
-    def __init__(self, service: Leaderboard, key: AnswerKey, shift: float) -> None:
-        self.service, self.key, self.shift = service, key, shift
+    def __init__(self, service: Leaderboard, key: AnswerKey, shift: float, renaming: bool = False) -> None:
+        self.service, self.key, self.shift, self.renaming = service, key, shift, renaming
         self.ids: list[str] = []
+
+    def name(self) -> str:
+        """The model name of the next submission: always "Booster", or a new one each time when renaming."""
+        return f"Booster\u2010{len(self.ids)}" if self.renaming and self.ids else "Booster"
 
     def submit(self, signs: Signs) -> float | None:
         data = predictions(self.key, signs, self.shift)
         receipt = self.service.submit(
-            data, split="test", user=ATTACKER, metadata={"model": "Booster"}, filename="booster.tsv"
+            data, split="test", user=ATTACKER, metadata={"model": self.name()}, filename="booster.tsv"
         )
         self.service.worker.drain()
         self.ids.append(receipt.submission_id)
@@ -122,7 +133,7 @@ def attack(attacker: Attacker, signs: Signs) -> tuple[list[int], int, float, flo
     """``(kept, index of the best displayed recipe (k = the combination), first, best, figures seen)``."""
     shown = [attacker.submit(s) for s in signs]
     first = shown[0]
-    assert first is not None, "the first figure for a model is always released"
+    assert first is not None, "a submitter's first figure is always released"
     kept = [i for i in range(1, len(signs)) if shown[i] is not None and shown[i] > first]  # type: ignore[operator]
     if kept:
         shown.append(attacker.submit(combine(signs, kept)))
@@ -192,27 +203,34 @@ def main() -> None:
             rng = np.random.default_rng([args.seed, repeat])
             signs = rng.choice(np.array([-1, 1], dtype=np.int8), size=(args.k, rows_test))
             signs_held = rng.choice(np.array([-1, 1], dtype=np.int8), size=(args.k, rows_held))
-            for policy in ReleasePolicy:
-                service = service_for(root / f"{policy}-{repeat}", data, policy, b, cache)
-                attacker = Attacker(service, test_key, args.shift)
+            for policy, who in ATTACKS:
+                service = service_for(root / f"{policy}-{who}-{repeat}", data, policy, b, cache)
+                attacker = Attacker(service, test_key, args.shift, renaming=who == "renaming")
                 kept, best, first, top, seen = attack(attacker, signs)
                 gain, noise = held_out_gain(held_key, signs_held, kept, best, args.shift, b)
-                outcome = Outcome(policy, first, top, gain, noise, attacker.half_width(best), len(kept), seen)
+                outcome = Outcome(policy, who, first, top, gain, noise, attacker.half_width(best), len(kept), seen)
                 outcomes.append(outcome)
                 print(
-                    f"  repeat {repeat} {policy:<6} displayed gain {outcome.displayed_gain:+6.2f}  true gain "
+                    f"  repeat {repeat} {policy:<6} {who:<8} displayed gain {outcome.displayed_gain:+6.2f}  true gain "
                     f"{gain:+6.2f} (±{noise:.2f})  half-width {outcome.half_width:5.2f}  kept {len(kept):>2}, "
                     f"figures seen {seen:>2} of {len(attacker.ids)}"
                 )
-        print("policy  displayed gain  true gain  displayed - true  95% half-width  target (ladder: excess <= half)")
-        for policy in ReleasePolicy:
-            mine = [o for o in outcomes if o.policy == policy]
+        print(
+            "policy  attacker  displayed gain  true gain  displayed - true  95% half-width  figures seen  "
+            "target (ladder: excess <= half)"
+        )
+        for policy, who in ATTACKS:
+            mine = [o for o in outcomes if o.policy == policy and o.attacker == who]
             shown = statistics.mean(o.displayed_gain for o in mine)
             true = statistics.mean(o.true_gain for o in mine)
             half = statistics.mean(o.half_width for o in mine)
             worst = max(o.displayed_gain - o.true_gain - o.half_width for o in mine)
             verdict = ("met" if worst <= 0 else "NOT met") if policy == ReleasePolicy.LADDER else "—"
-            print(f"{policy:<7} {shown:>+14.2f}  {true:>+9.2f}  {shown - true:>+16.2f}  {half:>14.2f}  {verdict}")
+            seen = ", ".join(str(o.released) for o in mine)
+            print(
+                f"{policy:<7} {who:<8} {shown:>+15.2f}  {true:>+9.2f}  {shown - true:>+16.2f}  {half:>14.2f}  "
+                f"{seen:>12}  {verdict}"
+            )
     print(f"(means over {args.repeat} repeat(s); wall time {time.perf_counter() - started:.0f} s)")
 
 

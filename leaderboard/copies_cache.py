@@ -3,8 +3,8 @@
 Checking a new test submission against every earlier one would parse each earlier upload again
 every time (the CSV and a JSON decode per row: ~0.3 s for a 1,000-row notebook file); uploads never
 change, so each is parsed once and kept here while it fits. The cap counts the arrays' bytes
-(``Traces.nbytes``: 16 bytes a point plus 20 a row); the least recently used go first when it is
-exceeded. A file larger than the whole cap is parsed for the one check and not kept.
+(``Traces.nbytes``: 16 bytes a point plus 148 a row, its resampled curve included); the least recently
+used go first when it is exceeded. A file larger than the whole cap is parsed for the one check and not kept.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from collections.abc import Callable, Hashable
 
 from leaderboard.copies_traces import Traces
 
-DEFAULT_CACHE_BYTES = 128 * 1024 * 1024  # ~250 notebook files of 1,000 rows at ~30 points a trace
+DEFAULT_CACHE_BYTES = 128 * 1024 * 1024  # ~200 notebook files of 1,000 rows at ~30 points a trace
 UNREADABLE_BYTES = 64  # what remembering "this upload cannot be read" costs
 
 

@@ -10,13 +10,15 @@ Python loop over rows:
   prediction is invalid (not JSON, one point, ...);
 - ``offsets[r]``: where its points start in ``points`` (float64, shape (P, 2));
 - ``cells[r]``: for an invalid row, a hash of its stripped cell (two identical invalid cells are an
-  exact match: a copy of an entry's failures is still a copy), 0 otherwise.
+  exact match: a copy of an entry's failures is still a copy), 0 otherwise;
+- ``curves[r]``: a valid row's trace resampled by arc length (``copies_curves``).
 
-Two rows *match within 1 px* when both hold the same number of points and every point of one is
-within ``TOLERANCE_PX`` of the other's point at the same position in Chebyshev distance
-(``max(|dx|, |dy|) <= 1``): a copy whose coordinates were each nudged by up to a pixel (rounding,
-a deliberate jitter) still matches; Euclidean distance would miss a point moved by (1, 1).
-*Exact* means every coordinate equal.
+Two rows are *near* when their curves lie within ``copies_curves.NEAR_PX`` of each other, whatever
+their points (shifted, jittered, resampled, one point added): what decides a likely copy. Two rows
+*match within 1 px* when both hold the same number of points and every point of one is within
+``TOLERANCE_PX`` of the other's point at the same position in Chebyshev distance
+(``max(|dx|, |dy|) <= 1``), and are *exact* when every coordinate is equal: both are reported
+beside the near share, to say how the copy was made.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from leaderboard.copies_curves import NEAR_PX, curves, lower_bounds, towards, upper_bounds
 from scoring.answer_key import AnswerKey
 from scoring.prediction import parse_prediction
 from scoring.submission import read_submission
@@ -45,6 +48,7 @@ class Traces:
     offsets: NDArray[np.int64]
     points: NDArray[np.float64]
     cells: NDArray[np.int64]
+    curves: NDArray[np.float32]  # (rows, 2, CURVE_POINTS): ``copies_curves.curves`` of the above
 
     @property
     def rows(self) -> int:
@@ -53,7 +57,7 @@ class Traces:
 
     @property
     def nbytes(self) -> int:
-        return self.counts.nbytes + self.offsets.nbytes + self.points.nbytes + self.cells.nbytes
+        return self.counts.nbytes + self.offsets.nbytes + self.points.nbytes + self.cells.nbytes + self.curves.nbytes
 
 
 @dataclass(frozen=True)
@@ -63,6 +67,7 @@ class Match:
     share: float  # rows matching within 1 px (exact ones included), 0-1
     exact_share: float  # rows identical, 0-1
     rows: int  # the new submission's rows
+    near_share: float = 0.0  # rows whose curves lie within NEAR_PX (identical invalid cells included), 0-1
 
 
 def row_positions(key: AnswerKey) -> dict[tuple[str, str], int]:
@@ -92,36 +97,58 @@ def parse_traces(data: bytes, key: AnswerKey, positions: dict[tuple[str, str], i
         offsets[at] = start
         start += len(trace)
     points = np.concatenate([t for _, t in found]) if found else np.zeros((0, 2), dtype=np.float64)
-    return Traces(counts, offsets, np.ascontiguousarray(points, dtype=np.float64), cells)
+    points = np.ascontiguousarray(points, dtype=np.float64)
+    return Traces(counts, offsets, points, cells, curves(counts, offsets, points))
 
 
 def compare(new: Traces, old: Traces, need: float) -> Match | None:
-    """How ``new`` matches ``old``; ``None`` as soon as fewer than ``need`` (a share, 0-1) of its rows can match.
+    """How ``new`` matches ``old``; ``None`` as soon as fewer than ``need`` (a share, 0-1) of its rows can be near.
 
-    The cheap bound first: only rows with the same number of points (or identical invalid cells)
-    can match, so when those are too few no point is compared. Then points in chunks of rows,
-    stopping once the rows matched so far plus the rows left cannot reach ``need``.
+    Rows are settled cheaply first: near when points of equal parameter already lie within ``NEAR_PX``
+    (``upper_bounds``), far when even the bounding boxes do not (``lower_bounds``); only the rest are
+    compared as curves, the likeliest far ones first, in chunks, stopping once the near rows so far plus
+    the rows left cannot reach ``need``. An unrelated file is dropped on the bounds or the first chunks.
     """
     rows = new.rows
     if rows == 0 or len(new.counts) != len(old.counts):
         return None
     wanted = need * rows - _EPS
-    same_count = (new.counts >= 2) & (new.counts == old.counts)
     same_cell = (new.counts == 0) & (old.counts == 0) & (new.cells == old.cells)
-    candidates = np.flatnonzero(same_count)
-    matched = exact = int(np.count_nonzero(same_cell))
-    left = len(candidates)
-    if matched + left < wanted:
+    both = np.flatnonzero((new.counts >= 2) & (old.counts >= 2))
+    near = int(np.count_nonzero(same_cell))
+    if near + len(both) < wanted:
         return None
-    for start in range(0, len(candidates), CHUNK_ROWS):
-        chunk = candidates[start : start + CHUNK_ROWS]
-        within, identical = _chunk(new, old, chunk)
-        matched += within
-        exact += identical
+    a, b = new.curves[both], old.curves[both]
+    upper = upper_bounds(a, b)
+    settled = upper <= NEAR_PX
+    near += int(np.count_nonzero(settled))
+    open_ = ~settled
+    open_[open_] = lower_bounds(a[open_], b[open_]) <= NEAR_PX
+    left = int(np.count_nonzero(open_))
+    if near + left < wanted:
+        return None
+    order = np.flatnonzero(open_)[np.argsort(-upper[open_], kind="stable")]
+    for start in range(0, len(order), CHUNK_ROWS):
+        chunk = order[start : start + CHUNK_ROWS]
         left -= len(chunk)
-        if matched + left < wanted:
+        # curve_distance, one direction at a time: the first says "far" for most rows of an unrelated file.
+        chunk = chunk[towards(a[chunk], b[chunk]) <= NEAR_PX]
+        near += int(np.count_nonzero(towards(b[chunk], a[chunk]) <= NEAR_PX))
+        if near + left < wanted:
             return None
-    return Match(matched / rows, exact / rows, rows)
+    within, identical = _points(new, old)
+    exact = int(np.count_nonzero(same_cell))
+    return Match((within + exact) / rows, (identical + exact) / rows, rows, near / rows)
+
+
+def _points(new: Traces, old: Traces) -> tuple[int, int]:
+    """Valid rows with the same point counts matching within 1 px, and identical (reported, not decisive)."""
+    same_count = np.flatnonzero((new.counts >= 2) & (new.counts == old.counts))
+    within = identical = 0
+    for start in range(0, len(same_count), CHUNK_ROWS):
+        w, i = _chunk(new, old, same_count[start : start + CHUNK_ROWS])
+        within, identical = within + w, identical + i
+    return within, identical
 
 
 def _chunk(new: Traces, old: Traces, chunk: NDArray[np.intp]) -> tuple[int, int]:

@@ -4,8 +4,8 @@
 to choose what becomes public, inflates rankings. A submitter here may test privately and choose which
 entry is public, so every entry says how many test-split submissions its submitter made:
 
-- ``submissions_model``: for this model (names compared by ``metadata.look_alike_key``, so "Navigator-7B"
-  and "navigator‑7b" are one model);
+- ``submissions_model``: for this model (names compared by ``release_names.model_key``, so "Navigator-7B",
+  "navigator‑7b" and "Nаvigator-7B" with a Cyrillic "а" are one model);
 - ``submissions_total``: in all, any model.
 
 Counted: every acknowledged test submission except those cancelled before scoring (they never produced
@@ -20,9 +20,9 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from leaderboard.metadata import look_alike_key
 from leaderboard.records import Split
 from leaderboard.registry import Entry
+from leaderboard.release_names import model_key
 
 
 @dataclass(frozen=True)
@@ -45,12 +45,12 @@ def tries(entries: Iterable[Entry]) -> dict[str, Tries]:
     for entry in entries:
         if counted(entry):
             user = entry.user.casefold()
-            per_model[user, look_alike_key(entry.metadata.model)] += 1
+            per_model[user, model_key(entry.metadata.model)] += 1
             per_user[user] += 1
 
     def of(e: Entry) -> Tries:
         user = e.user.casefold()
-        return Tries(per_model[user, look_alike_key(e.metadata.model)], per_user[user])
+        return Tries(per_model[user, model_key(e.metadata.model)], per_user[user])
 
     return {e.submission_id: of(e) for e in entries}
 

@@ -4,8 +4,8 @@ Two policies (``ReleasePolicy``), chosen by the maintainers (``release_policy``)
 
 - ``exact``: every figure is released as scored (the board as it always was);
 - ``ladder``: Blum & Hardt's Ladder ("The Ladder: A Reliable Leaderboard for Machine Learning
-  Competitions", ICML 2015). A test figure is released only when it is the submitter's first for
-  the model, or a significant improvement over their best released one for it; otherwise the
+  Competitions", ICML 2015). A test figure is released only when it is the submitter's first, or a
+  significant improvement over their best released one, whatever the model names; otherwise the
   submitter reads "not a significant improvement over your best (X [lo, hi])" and learns nothing
   new about the hidden answers, which defeats hill-climbing by repeated submission (their boosting
   attack: ``benchmarks/boosting_attack.py``).
@@ -69,7 +69,7 @@ class Release:
 
     policy: ReleasePolicy
     released: bool
-    compared_to: str | None = None  # the submitter's best released submission for the model, if any
+    compared_to: str | None = None  # the submitter's best released test submission (any model), if any
     best: float | None = None  # its score
     best_ci: Interval | None = None  # its 95% interval (as on the board)
     difference_ci: Interval | None = None  # [5%, 95%] quantiles of new - best: the low end is the test's bound

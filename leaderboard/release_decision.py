@@ -1,9 +1,11 @@
 """The worker's release decision for a finished test job, written with its result (``release.json``).
 
-Under ``ladder`` the new figure is compared with the submitter's *best released* figure for the
-same model (names compared by ``metadata.look_alike_key``): among their other test submissions
-for it that are scored in the current rescore generation and released. None: the first figure
-for the model is released. Otherwise the paired scene bootstrap decides (``release.compare``).
+Under ``ladder`` the new figure is compared with the submitter's *best released* figure, whatever
+the model: among their other test submissions that are scored in the current rescore generation and
+released. None: the submitter's first test figure is released. Otherwise the paired scene bootstrap
+decides (``release.compare``). The reference is kept per submitter, as Blum & Hardt keep it per
+participant, so a new model name buys nothing: a figure under a fresh name is compared with the same
+best as any other (README, "Score release policy", says why not per model name).
 
 Jobs of one batch are written together at its end, so a decision taken a moment ago may not be
 in the store yet; the decisions of the jobs this worker holds (RUNNING) are kept in memory for
@@ -19,7 +21,6 @@ import logging
 from collections import OrderedDict
 
 from leaderboard.config import Settings
-from leaderboard.metadata import look_alike_key
 from leaderboard.records import FINISHED, RUNNING, Split, rows_path
 from leaderboard.registry import Entry, Registry
 from leaderboard.release import EXACT_RELEASE, Release, ReleasePolicy, compare, read_release, release_path
@@ -66,15 +67,13 @@ class Releases:
         return Release(ReleasePolicy.LADDER, better, best_id, best_score, best_ci, gap)
 
     def _best(self, entry: Entry) -> tuple[str, float, SceneTotals] | None:
-        """The submitter's best released figure for the model: ``(id, score, scene totals)``."""
-        model = look_alike_key(entry.metadata.model)
+        """The submitter's best released test figure, any model: ``(id, score, scene totals)``."""
         best: tuple[str, float] | None = None
         for other in self.registry.entries():
             if (
                 other.submission_id == entry.submission_id
                 or other.request.split != Split.TEST
                 or not other.same_user(entry.user)
-                or look_alike_key(other.metadata.model) != model
             ):
                 continue
             found = self._figure(other)

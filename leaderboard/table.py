@@ -20,10 +20,10 @@ from leaderboard.disclosure_counts import Tries, tries
 from leaderboard.flags import Flag, read_flags
 from leaderboard.hub_eval import pr_urls
 from leaderboard.hub_eval_board import hub_rows
-from leaderboard.metadata import look_alike_key
 from leaderboard.records import FAILED, SPLITS, Reported, Split
 from leaderboard.registry import Entry, Registry
 from leaderboard.release import is_released
+from leaderboard.release_names import model_key
 from leaderboard.results import read_summary
 from leaderboard.storage import Storage
 from leaderboard.uncertainty_table import CI_COLUMNS, SIGNIFICANCE_COLUMN, TotalsCache
@@ -122,7 +122,7 @@ def submission_row(
 
 def model_groups(entries: list[Entry]) -> dict[str, str]:
     """Each entry's ``model_group``: the id of the oldest entry its submitter made of the same model on the same
-    split (names compared by ``look_alike_key``, as ``submissions_model`` counts them). Opaque on purpose: the
+    split (names compared by ``model_key``, as ``submissions_model`` counts them). Opaque on purpose: the
     table says which public entries one account published under one model name, and nothing about the account.
 
     ``entries``: the published ones only, oldest first (``Registry.entries``), so a group is always named by
@@ -131,7 +131,7 @@ def model_groups(entries: list[Entry]) -> dict[str, str]:
     first: dict[tuple[str, str, str], str] = {}
     out = {}
     for entry in entries:
-        key = (entry.user.casefold(), str(entry.request.split), look_alike_key(entry.metadata.model))
+        key = (entry.user.casefold(), str(entry.request.split), model_key(entry.metadata.model))
         out[entry.submission_id] = first.setdefault(key, entry.submission_id)
     return out
 
@@ -237,7 +237,8 @@ service; do not edit by hand (the next update rewrites it).
 - `rank_range`: `[best, worst]`, the 2.5-97.5% range of the entry's rank (1 = best) over those
   paired resamples, among the split's entries with per-row scores and the reported rows.
   These three are empty (null) for reported and baseline rows, which have no per-row scores, and
-  for any figure withheld because too few valid rows stand behind it.
+  for any figure withheld: too few valid rows stand behind it, or with the figures shown beside it it
+  would determine the scores of fewer rows than that.
 - `significantly_better`: the `submission_id`s of the split's rows significantly better than this one:
   a higher score, and higher in more than 95% of the same paired resamples (one-sided 95%). Filled for
   entries with a `score_ci` and for reported rows (compared as fixed figures; two reported rows are never

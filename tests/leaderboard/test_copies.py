@@ -14,12 +14,14 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pytest
 
 import leaderboard.copies_traces as copies_traces
 from leaderboard.cli import main
 from leaderboard.copies import CopyFinder, copy_line, copy_path
 from leaderboard.copies_cache import TraceCache
-from leaderboard.copies_traces import MISSING, Traces, compare
+from leaderboard.copies_curves import curves
+from leaderboard.copies_traces import MISSING, Match, Traces, compare
 from leaderboard.records import summary_path
 from leaderboard.service import Leaderboard
 from space.pages.board_csv import csv_bytes
@@ -35,7 +37,8 @@ def traces(rows: list[list[list[float]] | str | None]) -> Traces:
     valid = [np.asarray(r, dtype=np.float64) for r in rows if isinstance(r, list)]
     offsets = np.zeros(len(rows), dtype=np.int64)
     offsets[counts > 0] = np.concatenate(([0], np.cumsum([len(v) for v in valid])[:-1]))
-    return Traces(counts, offsets, np.concatenate(valid).reshape(-1, 2), cells)
+    points = np.concatenate(valid).reshape(-1, 2)
+    return Traces(counts, offsets, points, cells, curves(counts, offsets, points))
 
 
 ROWS = [[[10.0 * i, 20.0], [10.0 * i + 3, 40.0], [10.0 * i + 6, 60.0]] for i in range(20)]
@@ -47,59 +50,84 @@ def moved(rows, dx: float, dy: float, which=None):
 
 
 def test_an_identical_file_matches_every_row_exactly():
-    assert compare(traces(ROWS), traces(ROWS), 0.95) == copies_traces.Match(1.0, 1.0, 20)
+    assert compare(traces(ROWS), traces(ROWS), 0.95) == Match(1.0, 1.0, 20, 1.0)
 
 
 def test_every_point_moved_by_one_pixel_in_both_axes_still_matches_within_1_px_chebyshev():
     # (1, 1) is sqrt(2) px away in Euclidean distance: Chebyshev max(|dx|, |dy|) = 1 keeps it a match.
-    assert compare(traces(moved(ROWS, 1.0, -1.0)), traces(ROWS), 0.95) == copies_traces.Match(1.0, 0.0, 20)
-    assert compare(traces(moved(ROWS, 0.3, 0.7)), traces(ROWS), 0.95) == copies_traces.Match(1.0, 0.0, 20)
+    assert compare(traces(moved(ROWS, 1.0, -1.0)), traces(ROWS), 0.95) == Match(1.0, 0.0, 20, 1.0)
+    assert compare(traces(moved(ROWS, 0.3, 0.7)), traces(ROWS), 0.95) == Match(1.0, 0.0, 20, 1.0)
 
 
-def test_a_point_1_5_px_away_breaks_its_row():
-    one_off = moved(ROWS, 1.5, 0.0, which={4})
-    assert compare(traces(one_off), traces(ROWS), 0.95) == copies_traces.Match(19 / 20, 19 / 20, 20)  # 95%: caught
+def test_a_point_1_5_px_away_breaks_its_row_within_1_px_but_not_as_a_curve():
     two_off = moved(ROWS, 1.5, 0.0, which={4, 9})
-    assert compare(traces(two_off), traces(ROWS), 0.95) is None  # 18 of 20 = 90%
-    assert compare(traces(two_off), traces(ROWS), 0.9) == copies_traces.Match(0.9, 0.9, 20)
+    assert compare(traces(two_off), traces(ROWS), 0.95) == Match(0.9, 0.9, 20, 1.0)
+
+
+def test_rows_near_as_curves_whatever_their_points():
+    # Shifted 3 px both ways (4.2 px), jittered by up to 3 px, one point added just off the path.
+    rng = np.random.default_rng(3)
+    jitter = [[[x + rng.integers(-3, 4), y + rng.integers(-3, 4)] for x, y in r] for r in ROWS]
+    extra = [[r[0], [r[0][0] + 1.0, 30.0], *r[1:]] for r in ROWS]  # a point 1 px off the path, between two
+    for copy in (moved(ROWS, 3.0, 3.0), jitter, extra):
+        found = compare(traces(copy), traces(ROWS), 0.8)
+        assert found is not None and found.near_share == 1.0 and found.exact_share == 0.0
+    # One point 40 px off a 400 px path: a spike over a fifth of the length, outside the median.
+    long = [[[100.0 * i, 0.0], [100.0 * i + 20, 200.0], [100.0 * i, 400.0]] for i in range(20)]
+    spiked = [[r[0], [r[0][0] + 40.0, 100.0], *r[1:]] for r in long]
+    assert compare(traces(spiked), traces(long), 0.8) == Match(0.0, 0.0, 20, 1.0)
+    changed = moved(ROWS, 20.0, 0.0, which={0})  # 1 row of 20 moved away: 95% near
+    assert compare(traces(changed), traces(ROWS), 0.8) == Match(0.95, 0.95, 20, 0.95)
+    assert compare(traces(moved(ROWS, 6.0, 0.0)), traces(ROWS), 0.8) is None  # 6 px sideways is another trace
 
 
 def test_rows_with_other_point_counts_or_missing_rows_do_not_match_and_the_share_is_over_the_new_rows():
-    longer = [r + [[0.0, 0.0]] if i < 3 else r for i, r in enumerate(ROWS)]  # 3 rows with a fourth point
-    assert compare(traces(longer), traces(ROWS), 0.5) == copies_traces.Match(17 / 20, 17 / 20, 20)
+    # 3 rows with a fourth point back along the path: other counts, so not within 1 px; near as curves still.
+    longer = [r + [[r[0][0] + 1, 21.0]] if i < 3 else r for i, r in enumerate(ROWS)]
+    assert compare(traces(longer), traces(ROWS), 0.5) == Match(17 / 20, 17 / 20, 20, 1.0)
     partial = [r if i < 10 else None for i, r in enumerate(ROWS)]  # the new file answers 10 rows, all copied
-    assert compare(traces(partial), traces(ROWS), 0.95) == copies_traces.Match(1.0, 1.0, 10)
-    assert compare(traces(ROWS), traces(partial), 0.5) == copies_traces.Match(0.5, 0.5, 20)
+    assert compare(traces(partial), traces(ROWS), 0.95) == Match(1.0, 1.0, 10, 1.0)
+    assert compare(traces(ROWS), traces(partial), 0.5) == Match(0.5, 0.5, 20, 0.5)
 
 
 def test_identical_invalid_cells_match_and_different_ones_do_not():
     failed = ["not json"] * 2 + ROWS[2:]
-    assert compare(traces(failed), traces(failed), 0.95) == copies_traces.Match(1.0, 1.0, 20)
+    assert compare(traces(failed), traces(failed), 0.95) == Match(1.0, 1.0, 20, 1.0)
     other = ["no answer"] * 2 + ROWS[2:]
-    assert compare(traces(failed), traces(other), 0.5) == copies_traces.Match(0.9, 0.9, 20)
+    assert compare(traces(failed), traces(other), 0.5) == Match(0.9, 0.9, 20, 0.9)
 
 
-def test_a_candidate_that_cannot_reach_the_threshold_is_dropped_before_any_point_is_compared(monkeypatch):
-    chunks = []
-    real = copies_traces._chunk
-    monkeypatch.setattr(copies_traces, "_chunk", lambda *a: chunks.append(1) or real(*a))
-    other_counts = [r + [[0.0, 0.0]] if i < 2 else r for i, r in enumerate(ROWS)]  # 18 of 20 can match at most
-    assert compare(traces(ROWS), traces(other_counts), 0.95) is None and chunks == []
-    assert compare(traces(ROWS), traces(ROWS), 0.95) is not None and chunks == [1]
+def counted(monkeypatch) -> list[int]:
+    """Rows compared as curves, one direction at a time, chunk by chunk."""
+    chunks: list[int] = []
+    real = copies_traces.towards
+    monkeypatch.setattr(copies_traces, "towards", lambda a, b: chunks.append(len(a)) or real(a, b))
+    return chunks
+
+
+def test_a_candidate_far_on_the_cheap_bounds_is_dropped_before_any_curve_is_compared(monkeypatch):
+    chunks = counted(monkeypatch)
+    assert compare(traces(moved(ROWS, 50.0, 0.0)), traces(ROWS), 0.8) is None and chunks == []
+    assert compare(traces(moved(ROWS, 1.0, 1.0)), traces(ROWS), 0.8) is not None and chunks == []  # near on them
+
+
+L_SHAPE = [[[100.0 * i, 0.0], [100.0 * i, 90.0], [100.0 * i + 90, 90.0]] for i in range(20)]
+GAMMA_SHAPE = [[[100.0 * i, 0.0], [100.0 * i + 90, 0.0], [100.0 * i + 90, 90.0]] for i in range(20)]
 
 
 def test_the_chunked_scan_stops_once_the_rows_left_cannot_reach_the_threshold(monkeypatch):
+    # An L and a Γ in the same box: the bounds settle nothing (same box, far apart point by point).
     monkeypatch.setattr(copies_traces, "CHUNK_ROWS", 2)
-    chunks = []
-    real = copies_traces._chunk
-    monkeypatch.setattr(copies_traces, "_chunk", lambda *a: chunks.append(1) or real(*a))
-    assert compare(traces(moved(ROWS, 5.0, 0.0, which={0, 1})), traces(ROWS), 0.95) is None
-    assert chunks == [1]  # the first 2 rows differ: 18 of 20 at most, so the other 9 chunks are never compared
+    chunks = counted(monkeypatch)
+    assert compare(traces(L_SHAPE), traces(GAMMA_SHAPE), 0.95) is None
+    assert chunks == [2, 0]  # the first 2 rows are far one way: 18 of 20 at most, the other 9 chunks never compared
+    reversed_ = [r[::-1] for r in L_SHAPE]  # the same path the other way: far point by point, near as a curve
+    assert compare(traces(reversed_), traces(L_SHAPE), 0.95) == Match(0.0, 0.0, 20, 1.0)
 
 
 def test_the_cache_keeps_within_its_cap_and_forgets_the_least_recently_used():
-    one = traces(ROWS)  # 60 points: 960 bytes of points, 20 rows x 20 bytes
-    assert one.nbytes == 60 * 16 + 20 * 20
+    one = traces(ROWS)  # 60 points: 960 bytes of points, 20 rows x 20 bytes, 20 curves of 16 points x 8 bytes
+    assert one.nbytes == 60 * 16 + 20 * 20 + 20 * 16 * 8
     cache = TraceCache(max_bytes=2 * one.nbytes)
     for name in ("a", "b", "a", "c"):  # "b" is the least recently used when "c" arrives
         cache.get(name, lambda: traces(ROWS))
@@ -170,6 +198,7 @@ def test_an_exact_copy_of_another_users_private_entry_is_marked_in_the_same_comm
         "share": 1.0,
         "exact_share": 1.0,
         "rows": rows,
+        "near_share": 1.0,
     }
     with_result = [c for c in commits if summary_path(copy) in c]
     assert len(with_result) == 1 and copy_path(copy) in with_result[0]
@@ -181,6 +210,54 @@ def test_a_copy_jittered_by_one_pixel_is_marked(service, files, tmp_path):
     copy = scored(service, jittered(files["test-noisy"], tmp_path / "jittered.tsv"), "mallory")
     found = service.status(copy).likely_copy
     assert found is not None and (found["of"], found["share"], found["exact_share"]) == (original, 1.0, 0.0)
+
+
+def _shift(points, rng):
+    dx, dy = (int(v) for v in rng.choice([-3, -2, 2, 3], size=2))
+    return [[x + dx, y + dy] for x, y in points]
+
+
+def _jitter(points, rng):
+    return [[x + int(rng.integers(-3, 4)), y + int(rng.integers(-3, 4))] for x, y in points]
+
+
+def _resample(points, rng):
+    from leaderboard.copies_curves import resampled
+
+    trace = np.asarray(points, dtype=float)
+    return np.round(resampled(trace, 2 * len(trace) + 1)).tolist()
+
+
+def _extra_point(points, rng):
+    (x0, y0), (x1, y1) = points[0], points[1]
+    return [points[0], [round((x0 + x1) / 2) + 1, round((y0 + y1) / 2)], *points[1:]]
+
+
+@pytest.mark.parametrize("change", [_shift, _jitter, _resample, _extra_point])
+def test_a_copy_within_a_few_pixels_whatever_its_points_is_marked(service, files, tmp_path, change):
+    """Shifted by 2-3 px, jittered by 3 px, resampled to other points, one point more: none was marked."""
+    original = scored(service, files["test-noisy"], "alice")
+    rng = np.random.default_rng(5)
+    copy = scored(service, rewritten(files["test-noisy"], tmp_path / "copy.tsv", lambda p: change(p, rng)), "mallory")
+    found = service.status(copy).likely_copy
+    assert found is not None and found["of"] == original and found["near_share"] >= 0.8
+    assert found["share"] < 0.95  # the points alone no longer tell it
+
+
+def test_a_copy_with_6_percent_of_its_rows_changed_is_marked(service, files, tmp_path):
+    original = scored(service, files["test-noisy"], "alice")
+    n = sum(1 for _ in service.keys.private("test").expected_rows())
+    changed = range(math.ceil(0.06 * n))
+    path = rewritten(files["test-noisy"], tmp_path / "changed.tsv", lambda p: [[x + 30, y] for x, y in p], changed)
+    found = service.status(scored(service, path, "mallory")).likely_copy
+    assert found is not None and found["of"] == original and found["near_share"] == (n - len(changed)) / n
+
+
+def test_independent_models_on_the_same_scenes_are_not_marked(service, files):
+    scored(service, files["test-noisy1"], "alice")
+    scored(service, files["test-perfect"], "bob")
+    for user, kind in (("carol", "test-noisy2"), ("dave", "test-noisy3")):
+        assert service.status(scored(service, files[kind], user)).likely_copy is None
 
 
 def test_a_copy_with_90_percent_of_its_rows_changed_is_not_marked(service, files, tmp_path):

@@ -1,5 +1,5 @@
 """The score release policy (issue 15): under ``ladder`` a test figure within noise of the submitter's
-best for the model reaches the maintainers only; a significantly better one, or the first, is released."""
+best, whatever the model name, reaches the maintainers only; a significantly better one, or the first, is released."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import pytest
 
 from leaderboard.cli import main
 from leaderboard.config import Settings, SettingsError
+from leaderboard.disclosure_counts import tries
 from leaderboard.errors import InvalidAction, NotAuthorised
 from leaderboard.release import Release, ReleasePolicy, compare, read_release, release_path
 from leaderboard.service import Leaderboard
@@ -102,12 +103,25 @@ def test_the_first_figure_and_a_significantly_better_one_are_released(ladder: Le
     assert better in _public_ids(ladder)
 
 
-def test_the_best_is_per_submitter_and_model(ladder: Leaderboard, files, clock):
-    _scored(ladder, files["test-noisy1"], clock, model="A")
-    other_model = _scored(ladder, files["test-noisy1"], clock, model="B")
-    other_user = _scored(ladder, files["test-noisy1"], clock, model="A", user="bob")
-    for submission_id in (other_model, other_user):  # each is the first of its (submitter, model)
-        assert ladder.status(submission_id, "alice" if submission_id == other_model else "bob").released
+def test_the_best_is_per_submitter_whatever_the_model_name(ladder: Leaderboard, files, clock):
+    """Renaming climbed the ladder: the same file again as "Ladder‐A" (U+2010) was a new model with a first figure."""
+    first = _scored(ladder, files["test-noisy1"], clock, model="Ladder-A")
+    renamed = [
+        _scored(ladder, files["test-noisy1"], clock, model=name) for name in ("Ladder\u2010A", "L\u0430dder-A", "B")
+    ]
+    other_user = _scored(ladder, files["test-noisy1"], clock, model="Ladder-A", user="bob")
+    for submission_id in renamed:  # compared with alice's best, whatever the name
+        release = read_release(ladder.requests, submission_id)
+        assert release is not None and not release.released and release.compared_to == first
+        assert ladder.status(submission_id, "alice").summary is None
+    assert ladder.status(other_user, "bob").released  # bob's first
+
+
+def test_look_alike_names_are_one_model_in_the_counts(ladder: Leaderboard, files, clock):
+    names = ("Ladder-A", "Ladder\u2010A", "LADDER\u2212A", "L\u0430dder-A", "Ladder-A2")
+    ids = [_scored(ladder, files[f"test-noisy{i + 1}"], clock, model=name) for i, name in enumerate(names)]
+    counts = tries(ladder.registry.entries())
+    assert [counts[i].model for i in ids] == [4, 4, 4, 4, 1] and {counts[i].total for i in ids} == {5}
 
 
 def test_validation_figures_are_always_released(ladder: Leaderboard, files, clock):

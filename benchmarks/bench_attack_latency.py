@@ -20,7 +20,13 @@ whole run; their page times are split by phase:
 5. **fresh views**: the plain routes, which anyone may call without signing in and without a rate limit:
    4 anonymous callers, as fast as they are answered, each asking for what no cache holds: a board view
    never drawn before (a search of its own: the page is drawn on the request), a comparison of two ids
-   that do not exist and an entry's JSON of one (``/compare``, ``/api/entry``, both 404).
+   that do not exist and an entry's JSON of one (``/compare``, ``/api/entry``, both 404);
+6. **forged addresses**: every call behind a new forged ``X-Forwarded-For`` (the app trusts one proxy, which
+   appends the same real address): unknown tokens on the scripted route and anonymous events;
+7. **stranger draws**: bursts of 150 anonymous Explorer draws joined at once and never read;
+8. **slow Hub**: 45 scripted submissions at once whose ``whoami`` hangs (a stand-in Hub,
+   ``tests/hardening/web/slow_hub.py``, is the app's ``HF_ENDPOINT``);
+9. **slow bodies**: 4 scripted submissions with a valid token announcing 200 KB and sending a byte at a time.
 
 For each phase: p50/p95 of a viewer's page, and the ratio to idle (target each <= 1.5x), what
 the attack itself got (answers, refusals, seconds per call), and the app's RSS. The machine's core
@@ -35,6 +41,7 @@ import json
 import os
 import re
 import secrets
+import socket
 import sys
 import tempfile
 import threading
@@ -57,8 +64,18 @@ from benchmarks.viewer_process import start_viewers  # noqa: E402
 from scoring import load_answer_key  # noqa: E402
 from scoring.examples import write_example  # noqa: E402
 from tests.hardening.input.input_giants import huge_raw_response, worst_case_traces  # noqa: E402
+from tests.hardening.web.slow_hub import SlowHub  # noqa: E402
 
-ATTACKS = ["ReDoS", "60 MB checks", "explorer", "fresh views"]
+ATTACKS = [
+    "ReDoS",
+    "60 MB checks",
+    "explorer",
+    "fresh views",
+    "forged addresses",
+    "stranger draws",
+    "slow Hub",
+    "slow bodies",
+]
 WORKSPACE = "/submit"  # the signed-in Gradio page (Submit, My submissions, Explorer): its events are under it
 TARGET_RATIO = 1.5  # issue 14: a viewer's board within 1.5x idle during each CPU attack
 REDOS = "1" * 2400 + " " * 2400 + "x"
@@ -198,6 +215,119 @@ def fresh_views(url: str, until: float, callers: int = 4) -> Attack:
     return attack
 
 
+def forged_addresses(url: str, until: float, callers: int = 4) -> Attack:
+    """Issue 25, finding 2: each call behind a new forged ``X-Forwarded-For`` (the proxy, ``TRUSTED_PROXIES=1``,
+    appends the same real address): an unknown token on the scripted route (a ``whoami`` to the Hub each, before)
+    and an anonymous event."""
+    attack = Attack(f"{callers} callers, a forged address on every call")
+
+    def call(client: httpx.Client, n: int) -> str:
+        forged = {"X-Forwarded-For": f"10.{n % 250}.{n // 250 % 250}.7, 203.0.113.99"}
+        if n % 2:
+            answer = client.post(
+                "/script-api/submit",
+                headers={"Authorization": f"Bearer hf_unknown{n:06d}", **forged},
+                files={"file": ("p.tsv", b"x")},
+            )
+        else:
+            answer = client.post(f"{WORKSPACE}/gradio_api/call/show_quota", json={"data": []}, headers=forged)
+        return f"{'token' if n % 2 else 'event'}: {answer.status_code}"
+
+    def caller(i: int) -> None:
+        with httpx.Client(base_url=url, timeout=60) as client:
+            n = i
+            while time.monotonic() < until:
+                timed(attack, functools.partial(call, client, n))
+                n += callers
+
+    with ThreadPoolExecutor(callers) as pool:
+        list(pool.map(caller, range(callers)))
+    return attack
+
+
+def stranger_draws(url: str, until: float, burst: int = 150) -> Attack:
+    """Issue 25, finding 4: bursts of 150 anonymous Explorer draws joined at once and never read (150 queued in
+    0.6 s before, and a signed-in user's own drawing then took 59 s)."""
+    attack = Attack(f"bursts of {burst} anonymous explorer draws, never read")
+    with httpx.Client(base_url=url, timeout=60) as client:
+        config = client.get(f"{WORKSPACE}/config").json()
+        fn = next(d["id"] for d in config["dependencies"] if d.get("api_name") == "draw")
+        samples = [c for c in config["components"] if c["props"].get("elem_id") == "explorer-sample"]
+        sample = (samples[0]["props"].get("choices") or [[None, None]])[0][1] if samples else None
+
+        def join(_: int) -> str:
+            body = {"data": ["", sample, None, LAYERS], "fn_index": fn, "session_hash": secrets.token_hex(6),
+                    "trigger_id": None, "event_data": None}  # fmt: skip
+            return f"join: {client.post(f'{WORKSPACE}/gradio_api/queue/join', json=body).status_code}"
+
+        while time.monotonic() < until:
+            with ThreadPoolExecutor(8) as pool:
+                for _ in pool.map(lambda i: timed(attack, functools.partial(join, i)), range(burst)):
+                    pass
+            time.sleep(min(5.0, max(0.0, until - time.monotonic())))
+    return attack
+
+
+def slow_hub(url: str, until: float, at_once: int = 45) -> Attack:
+    """Issue 25, finding 5: 45 scripted submissions at once whose ``whoami`` hangs (the stand-in Hub never answers
+    a ``slow`` token); before, the page's own script got no answer within 20 s."""
+    attack = Attack(f"{at_once} scripted submissions waiting on a Hub that hangs")
+
+    def submit(n: int) -> str:
+        answer = httpx.post(
+            f"{url}/script-api/submit",
+            headers={"Authorization": f"Bearer hf_slow{n:06d}", "X-Forwarded-For": f"198.18.{n // 250}.{n % 250}"},
+            files={"file": ("p.tsv", b"x")},
+            timeout=120,
+        )
+        return f"{answer.status_code}: {answer.json().get('error', '')[:40]}"
+
+    def caller(i: int) -> None:
+        n = i
+        while time.monotonic() < until:
+            timed(attack, functools.partial(submit, n))
+            n += at_once
+
+    with ThreadPoolExecutor(at_once) as pool:
+        list(pool.map(caller, range(at_once)))
+    return attack
+
+
+def slow_bodies(url: str, until: float, senders: int = 4) -> Attack:
+    """Issue 25, finding 5: scripted submissions with a valid token announcing 200 KB and sending a byte every 2 s
+    (before, two of them held both of the route's slots for ever and an honest submission got no answer)."""
+    attack = Attack(f"{senders} slow bodies (a byte every 2 s) on the scripted route")
+    host, port = httpx.URL(url).host, httpx.URL(url).port
+
+    def trickle(i: int) -> str:
+        with socket.create_connection((host, port), timeout=120) as sock:
+            head = (
+                f"POST /script-api/submit HTTP/1.1\r\nHost: {host}:{port}\r\n"
+                f"Authorization: Bearer hf_user_slowpoke{i}_xx\r\nContent-Type: multipart/form-data; boundary=b\r\n"
+                "Content-Length: 200000\r\n\r\n--b"
+            )
+            sock.sendall(head.encode())
+            sock.settimeout(2.0)
+            answer = b""
+            while time.monotonic() < until + 60 and b"\r\n\r\n" not in answer:
+                try:
+                    sock.sendall(b"x")
+                    answer += sock.recv(4096)
+                except TimeoutError:
+                    continue
+                except OSError:
+                    break
+        return answer.split(b"\r\n", 1)[0].decode(errors="replace")[:40] or "no answer"
+
+    def sender(i: int) -> None:
+        while time.monotonic() < until:
+            timed(attack, functools.partial(trickle, i))
+
+    with ThreadPoolExecutor(senders) as pool:
+        list(pool.map(sender, range(senders)))
+    return attack
+
+
 def _outcome(text: object) -> str:
     """A short name for what the attacking call got back."""
     shown = str(text)
@@ -249,6 +379,8 @@ def run(private: Path, public: Path, args: argparse.Namespace) -> tuple[Result, 
     # The worst-case file is over today's per-file scoring limit (LEADERBOARD_MAX_JOB_POINTS); lifted here so the
     # explorer attack can draw its rows (one 2,000-point row is still allowed in an ordinary file).
     env |= {"LEADERBOARD_MAX_JOB_POINTS": str(10**7), "LEADERBOARD_DAILY_POINTS": str(10**8)}
+    hub = SlowHub()  # the scripted route's whoami: refusals at once, a hang for "slow" tokens
+    env |= {"HF_ENDPOINT": hub.url, "TRUSTED_PROXIES": "1"}  # the viewers send no X-Forwarded-For: their peer counts
     app = App(home, REQUESTS_REPO="", RESULTS_REPO="", **env)
     result, stop, phases, attacks = Result(0), threading.Event(), [], []
     try:
@@ -264,6 +396,10 @@ def run(private: Path, public: Path, args: argparse.Namespace) -> tuple[Result, 
             ("60 MB checks", lambda until: big_checks(app.url, big, until)),
             ("explorer", lambda until: explorer_draws(app.url, *explorer, until)),
             ("fresh views", lambda until: fresh_views(app.url, until)),
+            ("forged addresses", lambda until: forged_addresses(app.url, until)),
+            ("stranger draws", lambda until: stranger_draws(app.url, until)),
+            ("slow Hub", lambda until: slow_hub(app.url, until)),
+            ("slow bodies", lambda until: slow_bodies(app.url, until)),
         ]
         with as_other_machines() as clients:  # the attackers' clients; the app and the viewers keep their priority
             print(f"  ({clients})")
@@ -284,6 +420,7 @@ def run(private: Path, public: Path, args: argparse.Namespace) -> tuple[Result, 
     finally:
         stop.set()
         stop_app(app)
+        hub.close()
     return result, phases, attacks
 
 

@@ -1,10 +1,14 @@
-"""Page bodies drawn once per results version and view: a small bounded cache (least recently used out)."""
+"""Page bodies drawn once per results version and view: a small bounded cache (least recently used out).
+
+When the results change, every reader asks for the new board at once: the first request draws it and the
+others wait for that drawing, rather than each drawing it again."""
 
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
+from concurrent.futures import Future
 
 BODIES = 512  # kept drawings: board views, entries, comparisons (each a few to some hundreds of KB)
 CHARACTERS = 16_000_000  # and at most this much text in all (a board of many entries draws large bodies)
@@ -24,6 +28,7 @@ class Drawn:
         self._held = 0  # characters kept
         self._lock = threading.Lock()
         self._kept: OrderedDict[tuple[int, Hashable], str] = OrderedDict()
+        self._drawing: dict[tuple[int, Hashable], Future[str]] = {}  # views being drawn now
         self._version = 0  # the newest results version drawn; older drawings are never asked for again
         self.drawings = 0  # how many were drawn (what the cache saves shows in tests)
 
@@ -37,11 +42,27 @@ class Drawn:
             if wanted in self._kept:
                 self._kept.move_to_end(wanted)
                 return self._kept[wanted]
-        wait = admit() if admit is not None else None
-        if wait is not None:
-            raise TooManyFresh(wait)
-        made = draw()
+            drawing = self._drawing.get(wanted)
+            if drawing is None:
+                self._drawing[wanted] = drawing = Future()
+                mine = True
+            else:
+                mine = False
+        if not mine:  # another request draws the same view: its drawing serves both (a new version meets many)
+            return drawing.result()
+        try:
+            wait = admit() if admit is not None else None
+            if wait is not None:
+                raise TooManyFresh(wait)
+            made = draw()
+        except BaseException as error:
+            with self._lock:
+                del self._drawing[wanted]
+            drawing.set_exception(error)
+            raise
         with self._lock:
+            del self._drawing[wanted]
+            drawing.set_result(made)
             self.drawings += 1
             if version < self._version:  # a request that read the rows before they changed: not kept
                 return made

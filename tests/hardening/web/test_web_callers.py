@@ -7,11 +7,9 @@ stand-in Hub whose ``whoami`` refuses every token at once, or hangs for tokens t
 
 from __future__ import annotations
 
-import http.server
 import json
 import secrets
 import socket
-import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -22,6 +20,7 @@ import pytest
 
 from tests.browser.conftest import RunningApp, start_app, stop_app
 from tests.hardening.web import web_api
+from tests.hardening.web.slow_hub import SlowHub
 
 REAL = "203.0.113.7"  # the caller's real address, which the proxy appends
 CAPS = {
@@ -35,39 +34,6 @@ CAPS = {
     "BODY_DEADLINE_S": "2",
     "FRESH_VIEWS_PER_MINUTE": "5",
 }
-
-
-class SlowHub:
-    """``/api/whoami-v2``: 401 at once, or, for a token containing ``slow``, an answer that never comes in time."""
-
-    def __init__(self) -> None:
-        self.asked = 0
-        self.release = threading.Event()
-        hub = self
-
-        class Handler(http.server.BaseHTTPRequestHandler):
-            def do_GET(self) -> None:  # noqa: N802 (the name http.server calls)
-                hub.asked += 1
-                if "slow" in self.headers.get("authorization", ""):
-                    hub.release.wait(120)
-                body = b'{"error": "Invalid user token"}'
-                self.send_response(401)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
-            def log_message(self, *args: object) -> None:
-                pass
-
-        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-    def close(self) -> None:
-        self.release.set()
-        self.server.shutdown()
 
 
 @pytest.fixture(scope="module")

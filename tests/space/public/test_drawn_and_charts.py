@@ -27,6 +27,39 @@ def test_a_body_is_drawn_once_per_version_and_the_cache_stays_bounded():
     assert calls[-1] == "again"
 
 
+def test_many_requests_for_a_view_being_drawn_wait_for_that_one_drawing():
+    """A new results version meets every reader at once: before, each of them drew the same board again."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    drawn, started, release, calls = Drawn(), threading.Event(), threading.Event(), []
+
+    def draw() -> str:
+        calls.append(1)
+        started.set()
+        release.wait(30)
+        return "board"
+
+    with ThreadPoolExecutor(8) as pool:
+        first = pool.submit(drawn.get, 3, "board", draw)
+        started.wait(30)  # the first request is drawing; seven more arrive meanwhile
+        others = [pool.submit(drawn.get, 3, "board", draw) for _ in range(7)]
+        release.set()
+        assert first.result() == "board" and [o.result() for o in others] == ["board"] * 7
+    assert calls == [1]
+
+
+def test_a_failed_drawing_fails_its_waiters_and_the_next_request_draws_again():
+    drawn = Drawn()
+
+    def broken() -> str:
+        raise ValueError("no rows")
+
+    with pytest.raises(ValueError):
+        drawn.get(1, "x", broken)
+    assert drawn.get(1, "x", lambda: "fine") == "fine"
+
+
 def _row(model: str, day: str, score: float, human: float | None = None) -> dict[str, object]:
     return {"split": "test", "kind": "submission", "model": model, "score": score, "submitted_at": day,
             "per_embodiment": {"Human": score if human is None else human}, "submission_id": model}  # fmt: skip

@@ -36,9 +36,10 @@ from leaderboard.config import Settings
 from leaderboard.declarations import Declarations
 from leaderboard.errors import QuotaExceeded, Rejected
 from leaderboard.locks import process_lock
-from leaderboard.metadata import Metadata, look_alike_key, quoted
+from leaderboard.metadata import Metadata, quoted
 from leaderboard.records import CANCELLED, PENDING, RUNNING, SPLITS, Request, Split, iso, request_path, upload_path
 from leaderboard.registry import Entry, Registry
+from leaderboard.release_names import model_key
 from leaderboard.report import Report
 from leaderboard.validation import check_file_and_cost
 from scoring import MAX_FILE_BYTES
@@ -262,8 +263,8 @@ def check_user(user: str | None) -> str:
 def _check_look_alike(model: str, others: list[Entry]) -> None:
     """Refuse a model name that looks exactly like another submitter's but is not the same text
     (``ＡＬＩＣＥ`` for ``alice``): on the board nobody could tell the two entries apart."""
-    key = look_alike_key(model)
-    alike = sorted({e.metadata.model for e in others if look_alike_key(e.metadata.model) == key})
+    key = model_key(model)  # confusables folded too: "Ladder‐A" (U+2010) is another user's "Ladder-A"
+    alike = sorted({e.metadata.model for e in others if model_key(e.metadata.model) == key})
     if alike and model not in alike:
         raise Rejected(
             f"model name {quoted(model)} looks the same as {quoted(alike[0])}, another submitter's entry: "

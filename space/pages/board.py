@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from leaderboard.metadata import look_alike_key
+from leaderboard.release_names import model_key as name_key
 from scoring.penalty_table import EMBODIMENTS
 from space.pages.board_columns import (
     GROUP_CATEGORY,
@@ -141,7 +141,7 @@ def model_key(row: Row) -> tuple[str, ...]:
     group = row.get("model_group")
     if isinstance(group, str) and group:
         return ("group", group)
-    names = (look_alike_key(str(row.get(k) or "")) for k in ("organization", "model"))
+    names = (name_key(str(row.get(k) or "")) for k in ("organization", "model"))
     return (str(row.get("kind") or ""), *names)
 
 

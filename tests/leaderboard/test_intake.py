@@ -149,6 +149,9 @@ def test_a_look_alike_of_another_submitters_model_name_is_refused(service: Leade
     submit(service, files["test-noisy"], user="alice", model="alice-test")
     with pytest.raises(Rejected, match="looks the same as 'alice-test', another submitter's entry"):
         submit(service, files["test-noisy1"], user="mallory", model="ＡＬＩＣＥ-Test")
+    for confusable in ("alice\u2010test", "\u0430lice-test"):  # U+2010 HYPHEN, a Cyrillic "а": NFKC folds neither
+        with pytest.raises(Rejected, match="looks the same as 'alice-test'"):
+            submit(service, files["test-noisy1"], user="mallory", model=confusable)
     # one's own names may vary in case; the exact same spelling is another run of the same model
     submit(service, files["test-noisy3"], user="alice", model="Alice-Test")
     submit(service, files["test-noisy2"], user="bob", model="Alice-Test")

@@ -24,9 +24,9 @@ whole run; their page times are split by phase:
 6. **forged addresses**: every call behind a new forged ``X-Forwarded-For`` (the app trusts one proxy, which
    appends the same real address): unknown tokens on the scripted route and anonymous events;
 7. **stranger draws**: bursts of 150 anonymous Explorer draws joined at once and never read;
-8. **slow Hub**: 45 scripted submissions at once whose ``whoami`` hangs (a stand-in Hub,
-   ``tests/hardening/web/slow_hub.py``, is the app's ``HF_ENDPOINT``);
-9. **slow bodies**: 4 scripted submissions with a valid token announcing 200 KB and sending a byte at a time.
+8. **slow bodies**: 4 scripted submissions with a valid token announcing 200 KB and sending a byte at a time;
+9. **slow Hub**: 45 scripted submissions at once whose ``whoami`` hangs (a stand-in Hub,
+   ``tests/hardening/web/slow_hub.py``, is the app's ``HF_ENDPOINT``).
 
 For each phase: p50/p95 of a viewer's page, and the ratio to idle (target each <= 1.5x), what
 the attack itself got (answers, refusals, seconds per call), and the app's RSS. The machine's core
@@ -73,8 +73,8 @@ ATTACKS = [
     "fresh views",
     "forged addresses",
     "stranger draws",
+    "slow bodies",  # before the slow Hub: its hung lookups hold every lookup slot until the run ends
     "slow Hub",
-    "slow bodies",
 ]
 WORKSPACE = "/submit"  # the signed-in Gradio page (Submit, My submissions, Explorer): its events are under it
 TARGET_RATIO = 1.5  # issue 14: a viewer's board within 1.5x idle during each CPU attack
@@ -398,8 +398,8 @@ def run(private: Path, public: Path, args: argparse.Namespace) -> tuple[Result, 
             ("fresh views", lambda until: fresh_views(app.url, until)),
             ("forged addresses", lambda until: forged_addresses(app.url, until)),
             ("stranger draws", lambda until: stranger_draws(app.url, until)),
-            ("slow Hub", lambda until: slow_hub(app.url, until)),
             ("slow bodies", lambda until: slow_bodies(app.url, until)),
+            ("slow Hub", lambda until: slow_hub(app.url, until)),
         ]
         with as_other_machines() as clients:  # the attackers' clients; the app and the viewers keep their priority
             print(f"  ({clients})")

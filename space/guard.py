@@ -46,9 +46,9 @@ docs/SPACE.md has the table of every endpoint, who may call it and at what cost.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import json
 import logging
+import secrets
 import time
 from collections.abc import Callable, MutableMapping
 from typing import Any
@@ -354,8 +354,9 @@ class Keeper:
             await self.app(scope, _replay(data, receive), _settling(send, self.guard, session, started))
             return
         if isinstance(fields, dict) and not isinstance(named, str):
-            # a script's call without a visit (``/gradio_api/call/{name}``): all its calls count as one visit of its own
-            named = "script-" + hashlib.sha256(caller.owner.encode()).hexdigest()[:24]
+            # a script's call without a visit (``/gradio_api/call/{name}``): a visit of its own, as Gradio would make
+            # (calls sharing one would read each other's results), held by this caller like any other
+            named = "call-" + secrets.token_hex(12)
             fields["session_hash"] = named
             data = json.dumps(fields).encode()
             scope = {**scope, "headers": _with_length(scope["headers"], len(data))}

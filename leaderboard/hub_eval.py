@@ -8,8 +8,14 @@ path; ``hub/{id}.json`` in the requests store records each outcome, so an entry 
 
 - ``{"pr_url", "repo_id", "opened_at"}`` once a pull request was opened (the public table's ``hub_pr_url``);
 - ``{"pr_url": null, "repo_id", "refused", "refused_at"}`` when the Hub refused for good (no such
-  repository, no right to open a pull request there): never tried again by itself; a maintainer who
-  deletes the file has it tried again.
+  repository, no right to open a pull request there) or the submitter does not control the repository:
+  never tried again by itself; a maintainer who deletes the file has it tried again;
+- ``opened_by`` is added when the submitter opened it with their own token (``Ownership.open_pull_request``).
+
+Issue 26: a result reaches a model repo only by the hand of someone who controls it. The Space's own
+account opens a pull request only where the Hub says the submitter owns the repo or belongs to the
+organisation that owns it (``controls``); anywhere else the submitter may open it under their own account.
+The text is the Space's own words and figures: no submitter text, no mention, no link but the entry page.
 
 Pure: no Hub client here (``hub_eval_client.py`` holds the calls).
 """
@@ -94,6 +100,7 @@ class HubRecord:
     opened_at: str | None = None
     refused: str | None = None  # why the Hub will not take it (never retried by itself)
     refused_at: str | None = None
+    opened_by: str | None = None  # the submitter, when opened with their own token; absent: the Space's account
 
     def to_bytes(self) -> bytes:
         return dump({k: v for k, v in asdict(self).items() if v is not None or k == "pr_url"})
@@ -101,7 +108,8 @@ class HubRecord:
     @classmethod
     def from_bytes(cls, data: bytes) -> HubRecord:
         raw = json.loads(data)
-        return cls(**{k: raw.get(k) for k in ("repo_id", "pr_url", "opened_at", "refused", "refused_at")})
+        keys = ("repo_id", "pr_url", "opened_at", "refused", "refused_at", "opened_by")
+        return cls(**{k: raw.get(k) for k in keys})
 
 
 def recorded(store: Storage) -> dict[str, HubRecord]:
@@ -131,9 +139,51 @@ def wants_pull_request(entry: Entry) -> str | None:
     declarations = entry.request.declarations
     if not (declarations is not None and declarations.share_on_hub):
         return None  # no answer means no
+    return shareable(entry)
+
+
+def shareable(entry: Entry) -> str | None:
+    """The model repo ``entry``'s result may go to (by the Space or by its submitter), else ``None``."""
     if entry.request.split != Split.TEST or not entry.public or entry.status != FINISHED:
         return None
     return model_repo(entry.metadata.model_link)
+
+
+def controls(user: str, author: str, orgs: Iterable[str]) -> str | None:
+    """Why the Space will not open a pull request on a repo of ``author`` for ``user``, or ``None`` when it may.
+
+    ``author`` is the repo's owner and ``orgs`` the organisations ``user`` belongs to, both as the Hub says.
+    Names compare as the Hub's do (case aside), as ``Entry.same_user`` does.
+
+    >>> controls("alice", "alice", []) is None, controls("alice", "acme", ["acme"]) is None
+    (True, True)
+    >>> controls("alice", "famous", ["acme"])
+    'alice is neither famous nor a member of famous on the Hub'
+    """
+    if author.casefold() == user.strip().casefold() or author.casefold() in {o.casefold() for o in orgs}:
+        return None
+    return f"{user} is neither {author} nor a member of {author} on the Hub"
+
+
+def approval_note(entry: Entry, sharing_on: bool) -> str:
+    """What approving ``entry`` does on the Hub, in one sentence for the maintainers' desk."""
+    none = "Approving opens no pull request on the Hub"
+    if not sharing_on:
+        return f"{none}: sharing results on the Hub is off here (HUB_BENCHMARK_DATASET is not set)."
+    declarations = entry.request.declarations
+    if not (declarations is not None and declarations.share_on_hub):
+        return f"{none}: the submitter did not ask for one."
+    if entry.request.split != Split.TEST or not entry.publish:
+        return f"{none}: this is not a test entry asking to be on the board."
+    repo = model_repo(entry.metadata.model_link)
+    if repo is None:
+        return f"{none}: its model link is not a Hub model repo."
+    owner = repo.split("/")[0]
+    return (
+        f"Approving has the Space open a pull request on the Hub model repo {repo} (the score, in the Space's "
+        f"own words) if the Hub says {entry.user} is {owner} or a member of the organisation {owner}; otherwise "
+        "none, and the submitter may open it under their own account from My submissions."
+    )
 
 
 def held_back(store: Storage, submission_id: str) -> str | None:
@@ -150,9 +200,13 @@ def held_back(store: Storage, submission_id: str) -> str | None:
     return None
 
 
-def markdown_text(text: str) -> str:
-    """``text`` shown literally in Markdown (a model name must not become a link in a pull request we open)."""
-    return re.sub(r"([\\`*_{}\[\]()<>#+!|~-])", r"\\\1", text)
+def no_mentions(text: str) -> str:
+    """``text`` with every ``@`` written ``(at)``: nothing we publish on a model repo can mention anyone.
+
+    >>> no_mentions("ping @famous")
+    'ping (at)famous'
+    """
+    return text.replace("@", "(at)")
 
 
 def due(entries: Iterable[Entry], done: Iterable[str]) -> list[tuple[Entry, str]]:
@@ -164,11 +218,12 @@ def due(entries: Iterable[Entry], done: Iterable[str]) -> list[tuple[Entry, str]
 
 @dataclass(frozen=True)
 class EvalResult:
-    """What the pull request publishes: the fields of ``huggingface_hub.EvalResultEntry`` we fill."""
+    """What the pull request publishes: the fields of ``huggingface_hub.EvalResultEntry`` we fill.
+
+    Holds nothing the submitter wrote (their model name and description stay on our entry page)."""
 
     repo_id: str
     submission_id: str
-    model: str
     dataset_id: str
     task_id: str
     value: float
@@ -176,26 +231,41 @@ class EvalResult:
     source_url: str  # the entry page
     dataset_revision: str | None = None
     notes: str | None = None
+    by_submitter: bool = False  # opened with the submitter's own token, not the Space's
 
     @property
     def title(self) -> str:
         """The pull request's title: names the entry, so a pull request whose answer was lost is found again."""
-        return f"Add the NaviTrace result of entry {self.submission_id}"
+        return no_mentions(f"Add the NaviTrace result of entry {self.submission_id}")
 
     @property
     def description(self) -> str:
-        return (
-            f"The [{SOURCE_NAME}]({self.source_url}) scored **{markdown_text(self.model)}** on the test split of "
-            f"[{self.dataset_id}](https://huggingface.co/datasets/{self.dataset_id}): {self.value:.2f} "
-            "(100 is perfect, 0 the straight-forward baseline; higher is better).\n\n"
+        """The Space's own words and figures; the one link is the entry page (ours), and no ``@`` at all."""
+        why = (
+            "The entry's submitter opened it from the leaderboard's page, under their own account."
+            if self.by_submitter
+            else "The leaderboard's Space opened it because the entry's submitter, who the Hub says owns this "
+            "repository or belongs to the organisation that does, asked for it."
+        )
+        return no_mentions(
+            f"The [{SOURCE_NAME}]({self.source_url}) scored entry {self.submission_id} on the test split of "
+            f"the `{self.dataset_id}` benchmark: {self.value:.2f} (100 is perfect, 0 the straight-forward "
+            "baseline; higher is better).\n\n"
             f"This pull request adds `{EVAL_RESULTS_PATH}` in the Hub's eval-results format, so the score "
-            "appears on this model's page and on the benchmark's leaderboard once merged. It was opened because "
-            "the submitter asked for it when submitting; close it if you do not want it."
+            f"appears on this model's page and on the benchmark's leaderboard once merged. {why} "
+            "Close it if you do not want it."
         )
 
 
 def eval_result(
-    entry: Entry, repo_id: str, summary: Summary, dataset_id: str, task_id: str, space_url: str, answer_key: str | None
+    entry: Entry,
+    repo_id: str,
+    summary: Summary,
+    dataset_id: str,
+    task_id: str,
+    space_url: str,
+    answer_key: str | None,
+    by_submitter: bool = False,
 ) -> EvalResult:
     """The result of ``entry`` as the pull request publishes it.
 
@@ -210,7 +280,6 @@ def eval_result(
     return EvalResult(
         repo_id=repo_id,
         submission_id=entry.submission_id,
-        model=entry.metadata.model,
         dataset_id=dataset_id,
         task_id=task_id,
         value=round(float(summary.score), 2),
@@ -218,4 +287,5 @@ def eval_result(
         source_url=entry_page(space_url, entry.submission_id),
         dataset_revision=revision,
         notes=f"NaviTrace scorer {summary.scorer_version}" if summary.scorer_version else None,
+        by_submitter=by_submitter,
     )

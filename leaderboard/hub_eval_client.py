@@ -8,7 +8,13 @@ With ``leaderboard/storage/hub*.py``, the only modules of ``leaderboard`` that i
   the Hub turns into ``refs/pr/N``; never a commit to ``main`` itself. Before it,
   ``get_repo_discussions(repo_id, author=<us>, discussion_type="pull_request")`` finds a pull request we
   opened for the same entry whose answer was lost (its title names the entry), so a retry opens no second one.
+- ``not_controlled_by``: ``model_info(repo_id).author`` (``GET /api/models/{id}``), then, unless the
+  submitter is that author, ``get_user_overview(user).orgs`` (``GET /api/users/{user}/overview``): the
+  Space opens a pull request only on a repo its submitter owns or whose organisation they belong to.
 - ``leaderboard``: ``get_dataset_leaderboard(dataset_id)`` (``GET /api/datasets/{id}/leaderboard``).
+
+Built with the submitter's own token (OAuth, scope ``write-discussions``), the same client opens the
+pull request under their account (``Ownership.open_pull_request``).
 
 Failures are sorted: ``Refused`` (the Hub will not take it: no such repository, no right to open a pull
 request there, a request it rejects) is final; anything else (a 429, a 5xx, no connection) is worth
@@ -24,7 +30,7 @@ import yaml
 from huggingface_hub import CommitOperationAdd, EvalResultEntry, HfApi, eval_result_entries_to_yaml
 from huggingface_hub.errors import HfHubHTTPError, RepositoryNotFoundError
 
-from leaderboard.hub_eval import EVAL_RESULTS_PATH, SOURCE_NAME, EvalResult, HubUnavailable, Refused
+from leaderboard.hub_eval import EVAL_RESULTS_PATH, SOURCE_NAME, EvalResult, HubUnavailable, Refused, controls
 from leaderboard.storage.hub_calls import bound_client_timeouts
 
 log = logging.getLogger(__name__)
@@ -80,6 +86,21 @@ class HubEvalClient:
         if not info.pr_url:  # the client skipped the commit: the same file is on main already
             raise Refused(f"{EVAL_RESULTS_PATH} on main already holds this result")
         return info.pr_url
+
+    def not_controlled_by(self, repo_id: str, user: str) -> str | None:
+        """Why ``user`` does not control ``repo_id`` as the Hub says (owner, or member of the owning organisation),
+        or ``None`` when they do. Only public facts are asked, so a hidden membership reads as none."""
+        try:
+            author = self.api.model_info(repo_id, timeout=self.timeout_s).author or repo_id.split("/")[0]
+            if controls(user, author, ()) is None:
+                return None
+            orgs = [org.name for org in self.api.get_user_overview(user).orgs]
+        except Exception as error:
+            sorted_error = _sorted(error, repo_id)
+            if sorted_error is None:
+                raise
+            raise sorted_error from error
+        return controls(user, author, orgs)
 
     def leaderboard(self, dataset_id: str) -> list[dict[str, Any]]:
         """The Hub's leaderboard of ``dataset_id``, as plain dicts (``DatasetLeaderboardEntry``'s fields)."""

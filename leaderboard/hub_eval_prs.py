@@ -6,8 +6,10 @@ and records every outcome in one commit of the requests store, then republishes 
 ``hub_pr_url`` column). Idempotent: a recorded entry is never looked at again, and a pull request whose
 record was lost (a crash, a refused commit) is found on the Hub by its title instead of being opened twice.
 
-- Refused for good (no such repository, no right to open a pull request, no overall score): recorded
-  with the reason, never retried by itself.
+- Refused for good (no such repository, no right to open a pull request, no overall score, or a repo
+  the submitter does not control as the Hub says: neither theirs nor their organisation's): recorded
+  with the reason, and logged, never retried by itself. The submitter may still open it under their own
+  account (``Ownership.open_pull_request``): the Space never speaks on a repo nobody here controls.
 - Held back, and looked at again each round: a flagged entry (``flags/{id}.json``) and one whose figure
   the ladder policy did not release (``private/{id}/release.json``).
 - The Hub unavailable (429, 5xx, no connection): nothing recorded, a log line, and the entry waits
@@ -47,6 +49,8 @@ RETRY_MAX_S = 6 * 3600.0
 
 
 class OpensPullRequests(Protocol):
+    def not_controlled_by(self, repo_id: str, user: str) -> str | None: ...
+
     def open_pull_request(self, result: EvalResult) -> str: ...
 
 
@@ -88,6 +92,9 @@ class PullRequests:
             result = eval_result(entry, repo_id, summary, str(s.hub_benchmark_dataset), s.hub_task_id,
                                  str(s.hub_space_url), s.answer_key_dataset)  # fmt: skip
             try:
+                foreign = self.client.not_controlled_by(repo_id, entry.user)
+                if foreign is not None:
+                    raise Refused(f"{foreign}: the Space opens pull requests only on the submitter's own repos")
                 url = self.client.open_pull_request(result)
             except Refused as refusal:
                 log.warning("entry %s: no pull request on %s: %s", submission_id, repo_id, refusal)
@@ -98,6 +105,9 @@ class PullRequests:
                 log.info("entry %s: opened %s", submission_id, url)
                 outcomes[submission_id] = HubRecord(repo_id, pr_url=url, opened_at=now)
                 self._retry.pop(submission_id, None)
+        if outcomes:  # a submitter who opened theirs meanwhile (Ownership.open_pull_request) keeps their record
+            opened = {i for i, r in recorded(store).items() if r.pr_url}
+            outcomes = {i: r for i, r in outcomes.items() if i not in opened}
         if outcomes:
             puts = {hub_path(i): r.to_bytes() for i, r in outcomes.items()}
             self.registry.store.commit(puts, message=f"hub: {len(outcomes)} eval-results pull request(s)")

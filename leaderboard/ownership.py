@@ -12,6 +12,9 @@
   a worker that took the job a moment earlier wins and the cancel is refused. A cancelled test
   submission gives its quota back: nothing was scored, so nothing about the hidden answers was
   learnt, and it leaves the queue at once (the per-user queue limit counts only PENDING and RUNNING).
+- ``open_pull_request``: my approved public test entry's result goes to its model's Hub repo as a pull
+  request opened with my own Hugging Face token (OAuth, scope ``write-discussions``), under my name: the
+  way to share a result on a repo the Space will not speak on (``leaderboard/hub_eval.py``).
 
 The caller's identity comes from the web session (``space/auth.py``), never from a form; every
 method refuses another user's submission with ``NotAuthorised`` (maintainers act through
@@ -28,6 +31,8 @@ import leaderboard.audit as audit
 from leaderboard.claims import read_job
 from leaderboard.config import Settings
 from leaderboard.errors import InvalidAction, NotAuthorised
+from leaderboard.hub_eval import HubRecord, HubUnavailable, Refused, eval_result, held_back, hub_path, recorded
+from leaderboard.hub_eval import shareable as hub_repo_of
 from leaderboard.intake import check_user
 from leaderboard.locks import process_lock
 from leaderboard.records import (
@@ -44,6 +49,7 @@ from leaderboard.records import (
 )
 from leaderboard.registry import Entry, Registry
 from leaderboard.release import read_release, submitter_note
+from leaderboard.results import read_summary
 from leaderboard.storage import Conflict
 from leaderboard.table import Publisher
 
@@ -140,6 +146,46 @@ class Ownership:
                 f"submission {entry.submission_id} has just started scoring: it can no longer be cancelled"
             ) from None
         log.info("%s cancelled %s", user, entry.submission_id)
+
+    def open_pull_request(self, submission_id: str, user: str, token: str) -> str:
+        """Open the eval-results pull request of the user's entry with their own ``token``; its URL.
+
+        The text is the Space's (``EvalResult.description``); the Hub sees the user as its author. An entry
+        whose pull request is open already answers with that one."""
+        s = self.settings
+        if not (s.hub_benchmark_dataset and s.hub_space_url):
+            raise InvalidAction("sharing results on the Hub is off here (HUB_BENCHMARK_DATASET is not set)")
+        entry = self.owned(submission_id, user)
+        repo_id = hub_repo_of(entry)
+        if repo_id is None:
+            raise InvalidAction(
+                f"submission {entry.submission_id} is not an approved public test entry whose model link is a Hub "
+                "model repo (https://huggingface.co/<owner>/<model>): nothing to share on the Hub"
+            )
+        earlier = recorded(self.store).get(entry.submission_id)
+        if earlier is not None and earlier.pr_url:
+            return earlier.pr_url
+        why = held_back(self.store, entry.submission_id)
+        summary = read_summary(self.store, entry.submission_id)
+        if why or summary is None or summary.score is None:
+            raise InvalidAction(f"submission {entry.submission_id} cannot be shared now: {why or 'it has no score'}")
+        result = eval_result(entry, repo_id, summary, s.hub_benchmark_dataset, s.hub_task_id, s.hub_space_url,
+                             s.answer_key_dataset, by_submitter=True)  # fmt: skip
+        from leaderboard.hub_eval_client import HubEvalClient  # the Hub client: imported only when it is used
+
+        try:
+            url = HubEvalClient(token).open_pull_request(result)
+        except (Refused, HubUnavailable) as problem:
+            raise InvalidAction(f"no pull request opened on {repo_id}: {problem}") from problem
+        now = self.clock()
+        record = HubRecord(repo_id, pr_url=url, opened_at=iso(now), opened_by=entry.user)
+        before = None if earlier is None else {"refused": earlier.refused}
+        path, data = audit.entry_file(user, "hub-pull-request", entry.submission_id, now, before, {"pr_url": url})
+        self.store.commit({hub_path(entry.submission_id): record.to_bytes(), path: data},
+                          message=f"{user} opened the pull request of {entry.submission_id} on {repo_id}")  # fmt: skip
+        log.info("%s opened %s for %s with their own token", user, url, entry.submission_id)
+        self.publisher.sync()
+        return url
 
     def _commit(self, user: str, action: str, changes: list[tuple[Entry, bool]], message: str) -> None:
         """The owner files of ``changes`` (entry, publish) and an audit entry for each, in one commit."""

@@ -1,9 +1,9 @@
 """The local Hub's HTTP API: an ASGI app (Starlette requests and responses) over ``HubState``.
 
 Serves dataset repositories, and model repositories as far as results that travel to the Hub need them
-(repo info, pull-request commits, discussions: ``emulator_prs.py``), and only what this project's
-clients send (huggingface_hub 2.4.0, datasets 5.2.0; each handler names the client function whose
-request it answers). Strict where
+(repo info, pull-request commits, discussions, a user's public overview: ``emulator_prs.py``), and only
+what this project's clients send (huggingface_hub 2.4.0, datasets 5.2.0; each handler names the client
+function whose request it answers). Strict where
 the Hub is: a stale ``parentCommit`` is a 412, a private repository is a 401 to a stranger and a
 404 to a signed-in user without access, an invalid token is a 401 everywhere, an unknown route
 is a 404 (recorded as kind ``unknown``, so a test sees what the emulator does not serve).
@@ -41,6 +41,7 @@ ROUTES: list[tuple[str, str, re.Pattern[str]]] = [
     for method, kind, pattern in [
         ("POST", "create_repo", r"/api/repos/create"),
         ("GET", "whoami", r"/api/whoami-v2"),
+        ("GET", "user_overview", r"/api/users/(?P<user>[^/]+)/overview"),
         ("GET", "agent_harnesses", r"/api/agent-harnesses"),
         ("POST", "validate_yaml", r"/api/validate-yaml"),
         ("GET", "repo_info", _REPO + r"(?:/revision/(?P<rev>[^/]+))?"),
@@ -137,7 +138,8 @@ class HubEmulator:
 
     async def _handle(self, kind: str, request: Request, params: dict, user: User | None, call: Call) -> Response:
         handler: Callable[..., Awaitable[Response]] = getattr(self, f"_{kind}", self._unknown)
-        if kind in ("lfs_upload", "cdn", "create_repo", "whoami", "agent_harnesses", "validate_yaml", "unknown"):
+        if kind in ("lfs_upload", "cdn", "create_repo", "whoami", "user_overview", "agent_harnesses", "validate_yaml",
+                    "unknown"):  # fmt: skip
             return await handler(request, params, user, call)
         # A pull request (``?create_pr=1``) needs no write access: any signed-in user may open one on a repo they see.
         proposal = request.query_params.get("create_pr") == "1" and kind in ("preupload", "commit")
@@ -175,6 +177,9 @@ class HubEmulator:
         token = {"displayName": "emulator", "role": user.role}
         return JSONResponse({"type": "user", "id": user.name, "name": user.name, "fullname": user.name,
                              "orgs": orgs, "auth": {"type": "access_token", "accessToken": token}})  # fmt: skip
+
+    async def _user_overview(self, request: Request, params: dict, user: User | None, call: Call) -> Response:
+        return prs.user_overview(self, params["user"])
 
     async def _agent_harnesses(self, request: Request, params: dict, user: User | None, call: Call) -> Response:
         # utils/_detect_agent._fetch_registry (best-effort telemetry of the client): an empty registry

@@ -14,6 +14,9 @@ Learnt from the installed client (huggingface_hub 2.4.0):
   derived, as on the Hub, from the ``.eval_results/*.yaml`` files of public model repos (on ``main``,
   and in open pull requests, with their number) whose ``dataset.id`` is this dataset and whose
   ``task_id`` is a task of its ``eval.yaml``; a dataset without ``eval.yaml`` is no benchmark (404).
+- ``HfApi.get_user_overview`` reads ``GET /api/users/{name}/overview``, public to anyone: ``{_id, avatarUrl,
+  fullname, user, type: "user", isPro, numModels, …, orgs: [{avatarUrl, name, fullname, type: "org"}]}``
+  (``User`` parses ``user`` as the name and ``orgs`` as ``Organization``s); an unknown name is a 404.
 """
 
 from __future__ import annotations
@@ -191,3 +194,28 @@ def _entry(hub: HubEmulator, model: Repo, path: str, result: dict, pull: int | N
     if isinstance(result.get("source"), dict):
         entry["source"] = {**result["source"], "isExternal": True}
     return entry
+
+
+def user_overview(hub: HubEmulator, name: str) -> Response:
+    """``get_user_overview``: a user's public profile with their organisations (names compare case aside)."""
+    with hub.state.lock:
+        found = next((u for u in hub.state.users.values() if u.name.casefold() == name.casefold()), None)
+    if found is None:
+        return _error(404, "User not found")
+    orgs = [{"avatarUrl": "", "name": org, "fullname": org, "type": "org"} for org in sorted(found.orgs)]
+    return JSONResponse(
+        {
+            "_id": found.name.encode().hex()[:24],
+            "avatarUrl": "",
+            "fullname": found.name,
+            "user": found.name,
+            "type": "user",
+            "isPro": False,
+            "numModels": sum(1 for m in hub.state.models.values() if m.namespace == found.name),
+            "numDatasets": 0,
+            "numSpaces": 0,
+            "numFollowers": 0,
+            "numFollowing": 0,
+            "orgs": orgs,
+        }  # fmt: skip
+    )

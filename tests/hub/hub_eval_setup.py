@@ -3,7 +3,11 @@
 - ``org/navitrace-public`` (the public dataset) is the benchmark: it carries an ``eval.yaml`` with task ``score``;
 - ``acme/navigator``: a public model repo of an organisation the Space's account (``boss``) is no member
   of, as for most submitters: it may open a pull request there, never push;
-- ``acme/no-community``: the same, with its Community tab (discussions, pull requests) turned off.
+- ``acme/no-community``: the same, with its Community tab (discussions, pull requests) turned off;
+- ``alice/navigator``: a model repo of the submitter ``alice`` herself;
+- ``famous/vlm``: someone else's model repo (issue 26: the Space opens no pull request there).
+
+``alice`` (token ``ALICE_TOKEN``), the submitter of every entry here, is a member of ``acme``.
 """
 
 from __future__ import annotations
@@ -24,6 +28,8 @@ from tests.hub.service_on_hub import PUBLIC, hub_settings
 
 SPACE_URL = "https://org-navitrace.hf.space"
 MODEL, CLOSED = "acme/navigator", "acme/no-community"
+OWN, FOREIGN = "alice/navigator", "famous/vlm"
+ALICE, ALICE_TOKEN = "alice", "hf_alice_token_0123456789"
 EVAL_YAML = b"""name: NaviTrace
 description: Predict the path a robot should take in an image, for four embodiments.
 tasks:
@@ -38,6 +44,9 @@ def benchmark_on(hub: LocalHub) -> None:
     hub.state.seed_files(PUBLIC, {"eval.yaml": EVAL_YAML})
     hub.state.seed_files(MODEL, {"README.md": README}, repo_type="model")
     hub.state.seed_files(CLOSED, {"README.md": README}, repo_type="model")
+    hub.state.seed_files(OWN, {"README.md": README}, repo_type="model")
+    hub.state.seed_files(FOREIGN, {"README.md": README}, repo_type="model")
+    hub.add_user(ALICE, ALICE_TOKEN, orgs=("acme",))
     hub.state.repo(CLOSED, "model").discussions_disabled = True  # type: ignore[union-attr]
 
 
@@ -59,12 +68,13 @@ def submit(
     share: bool | None,
     split: str = "test",
     approve: bool = True,
+    **texts: str,
 ) -> str:
     """A scored public submission of ``path`` (approved unless ``approve=False``), with ``share_on_hub`` declared
-    as ``share`` (``None``: no declarations at all)."""
-    metadata = {"model": f"Model {path.stem}", "model_link": link, "contact_email": "alice@example.org"}
+    as ``share`` (``None``: no declarations at all); ``texts``: metadata the submitter writes (``model``, …)."""
+    metadata = {"model": f"Model {path.stem}", "model_link": link, "contact_email": "alice@example.org", **texts}
     receipt = service.submit(
-        path, split=split, user="alice", metadata=metadata, publish=True, **declared(service, bool(share))
+        path, split=split, user=ALICE, metadata=metadata, publish=True, **declared(service, bool(share))
     )
     submission_id = receipt.submission_id
     declare(service, submission_id, None if share is None else Declarations(share_on_hub=share))

@@ -76,3 +76,18 @@ def test_the_dataset_leaderboard_collects_public_model_results_for_its_tasks(rep
     with pytest.raises(HfHubHTTPError) as no_benchmark:
         HfApi().get_dataset_leaderboard("org/plain")
     assert no_benchmark.value.response.status_code == 404
+
+
+def test_a_users_overview_names_their_organisations_and_a_model_info_its_author(repos: LocalHub):
+    hub = repos
+    hub.add_user("carol", "hf_carol_token_0123456789", orgs=("acme", "zeta"))
+    api = HfApi(token=MALLORY_TOKEN)  # public facts: any signed-in caller may ask
+    carol = api.get_user_overview("Carol")  # names compare case aside, as on the Hub
+    assert carol.username == "carol" and [o.name for o in carol.orgs] == ["acme", "zeta"]
+    assert HfApi(token=MALLORY_TOKEN).get_user_overview("mallory").orgs == []
+    assert api.model_info(MODEL).author == "acme"
+    assert [c.path for c in hub.calls("user_overview")] == ["/api/users/Carol/overview", "/api/users/mallory/overview"]
+
+    with pytest.raises(HfHubHTTPError) as unknown:
+        api.get_user_overview("nobody")
+    assert unknown.value.response.status_code == 404

@@ -51,7 +51,9 @@ def test_an_approved_opted_in_entry_gets_one_pull_request_and_never_a_push(deplo
     assert commit.repo == MODEL and commit.user == "boss" and commit.status == 200
     assert commit.detail["create_pr"] and "create_pr=1" in commit.query  # a pull request, not a push
     assert [c.query for c in hub.calls("preupload", repo=MODEL)] == ["create_pr=1"]
-    assert [c.kind for c in hub.calls() if c.repo == MODEL] == ["discussions", "preupload", "commit"]  # 3 a PR
+    # 4 a PR: who owns the repo (alice's organisation acme: is she a member? one more call, on no repo), then 3
+    assert [c.kind for c in hub.calls() if c.repo == MODEL] == ["repo_info", "discussions", "preupload", "commit"]
+    assert [c.path for c in hub.calls("user_overview")] == ["/api/users/alice/overview"]
     assert commit.detail["operations"] == [("file", EVAL_RESULTS_PATH)]
     (entry,) = parse_eval_result_entries(yaml.safe_load(commit.detail["files"][EVAL_RESULTS_PATH]))
     summary = service.status(submission_id).summary

@@ -107,9 +107,11 @@ def test_the_hub_jobs_are_scheduled_only_with_a_benchmark_dataset(settings, tmp_
     assert sorted(j.id for j in scheduler.get_jobs()) == sorted([HUB_PR_JOB_ID, HUB_BOARD_JOB_ID])
 
 
-def test_a_model_name_is_shown_literally_in_the_pull_request_description():
+def test_the_pull_request_text_holds_no_submitter_text_no_mention_and_no_link_but_the_entry_page():
     from leaderboard.hub_eval import EvalResult
 
-    named = EvalResult("acme/m", "abc", "[click](https://evil.example) **x**", "org/bench", "score", 41.0, "t", SPACE)
-    assert "\\[click\\]\\(https://evil.example\\) \\*\\*x\\*\\*" in named.description
-    assert "](https://evil.example)" not in named.description and named.title.endswith("entry abc")
+    result = EvalResult("acme/m", "abc", "org/bench", "score", 41.0, "t", f"{SPACE}/?entry=abc")
+    text = result.title + "\n" + result.description
+    assert result.title.endswith("entry abc") and "41.00" in text and "@" not in text
+    assert "](http" in text and text.count("http") == 1  # one link: the entry page
+    assert "@" not in EvalResult("acme/m", "a@b", "org/bench", "score", 1.0, "t", SPACE).description

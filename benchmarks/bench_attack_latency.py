@@ -303,7 +303,7 @@ def slow_bodies(url: str, until: float, senders: int = 4) -> Attack:
         with socket.create_connection((host, port), timeout=120) as sock:
             head = (
                 f"POST /script-api/submit HTTP/1.1\r\nHost: {host}:{port}\r\n"
-                f"Authorization: Bearer hf_user_slowpoke{i}_xx\r\nContent-Type: multipart/form-data; boundary=b\r\n"
+                f"Authorization: Bearer hf_user_trickler{i}_xx\r\nContent-Type: multipart/form-data; boundary=b\r\n"
                 "Content-Length: 200000\r\n\r\n--b"
             )
             sock.sendall(head.encode())

@@ -41,6 +41,10 @@ class Caller:
     owner: str
     key: str
     signed_in: bool
+    former: str | None = None  # the owner it was while its session lasted (an ended sign-in's page)
+
+    def owns(self, owner: str) -> bool:
+        return owner in (self.owner, self.former)
 
 
 class EventBook:
@@ -67,7 +71,7 @@ class EventBook:
         """Why ``caller`` may not use this visit (it is another caller's), or ``None``."""
         with self._lock:
             found = self._owner.get((mount, session_hash))
-        if found is not None and found.owner != caller.owner:
+        if found is not None and not caller.owns(found.owner):
             return "This page's session belongs to another sign-in: reload the page."
         return None
 
@@ -76,7 +80,7 @@ class EventBook:
         visit = (mount, session_hash)
         with self._lock:
             found = self._owner.get(visit)
-            if found is not None and found.owner != caller.owner:
+            if found is not None and not caller.owns(found.owner):
                 return "This page's session belongs to another sign-in: reload the page."
             visits = self._visits.setdefault(caller.key, OrderedDict())
             if visit not in visits:

@@ -70,6 +70,7 @@ HUB_ORIGIN = "https://huggingface.co"
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
 SESSION_COOKIE = "session"  # Starlette's SessionMiddleware default, used by Gradio's OAuth and our local sign-in
 SESSION_ID = "nt_sid"  # the key of the server-side session id inside the signed session
+PRESENTED = "navitrace.presented_session"  # the scope key of the session id a request's cookie named
 CHANGES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 UPLOADS = ("/gradio_api/upload", "/gradio_api/process_recording")
 EVENTS = ("/gradio_api/queue/join", "/gradio_api/call/", "/gradio_api/run/", "/gradio_api/api/", "/gradio_api/stream/")
@@ -227,10 +228,14 @@ class Guard:
         return 0, "", None
 
     # --- whose visit (Keeper, on the mounted Gradio pages) ---
-    def caller(self, sid: str | None, user: str | None, client: str) -> Caller:
+    def caller(self, sid: str | None, user: str | None, client: str, scope: Scope) -> Caller:
+        """Who calls; ``former``: the session its cookie named, when the server no longer knows it (expired, signed
+        out elsewhere), so that the page it opened keeps working, signed out."""
+        presented = scope.get(PRESENTED)
+        former = f"session:{presented}" if isinstance(presented, str) else None
         if sid is not None and user is not None:
             return Caller(owner=f"session:{sid}", key=f"user:{user}", signed_in=True)
-        return Caller(owner=f"address:{client}", key=f"address:{client}", signed_in=False)
+        return Caller(owner=f"address:{client}", key=f"address:{client}", signed_in=False, former=former)
 
     def refuse_event(self, mount: str, route: str, user: str | None, fn_index: object) -> str | None:
         """Why this caller may not start an event on ``mount`` at all, before it queues: on the desk, anything
@@ -285,6 +290,8 @@ class Keeper:
             await self.app(scope, receive, send)
             return
         session = scope.get("session")
+        if session and session.get(SESSION_ID):
+            scope[PRESENTED] = session.get(SESSION_ID)  # before ``admit`` forgets an ended one
         started, user = self.guard.admit(session)
         headers = Headers(scope=scope)
         client = self.guard.client_of(scope, headers)
@@ -292,7 +299,7 @@ class Keeper:
         mount, route = mount_of(scope["path"])
         if mount is not None and scope["method"] == "GET" and route.startswith(VISIT_READS):
             visit = _visit_read(route, scope.get("query_string", b""))
-            why = visit and self.guard.events.whose(mount, visit, self.guard.caller(started, user, client))
+            why = visit and self.guard.events.whose(mount, visit, self.guard.caller(started, user, client, scope))
             if why:
                 await _refuse(scope, receive, send, 403, why, user or client)
                 return
@@ -330,7 +337,7 @@ class Keeper:
         """An event on a mounted Gradio page: refused before it queues when the caller may not start it, names
         another caller's visit, or would hold more than the caller's share; else passed on, and counted."""
         mount, route = where
-        caller = self.guard.caller(started, user, client)
+        caller = self.guard.caller(started, user, client, scope)
         body = Body(receive, self.guard.body_deadline(_length(Headers(scope=scope))))
         data = await body.read()
         if body.late:

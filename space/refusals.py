@@ -1,7 +1,7 @@
 """Refusals in the log: each kind once a minute, the rest counted, so that no caller can drown the log.
 
 An attacker can make thousands of refused requests a minute; a line for each would bury what a maintainer
-reads. The first refusal of each kind (the reason's opening words) in a window is logged whole; the others
+reads. The first refusal of each kind (the route and the reason's opening words) in a window is logged whole; the others
 are counted and summed up in one line when the window ends (at the next refusal after it).
 
 >>> now = [0.0]
@@ -25,7 +25,7 @@ from collections.abc import Callable
 
 log = logging.getLogger("space.guard")
 
-KIND_CHARS = 24  # a reason's opening words name its kind ("Too many calls", "Origin '...")
+KIND_CHARS = 24  # a reason's opening words ("Too many calls", "Origin '...") and the route name its kind
 MAX_KINDS = 64  # kinds told apart in one window; the rest are "other"
 
 
@@ -44,7 +44,8 @@ class Refusals:
 
     def note(self, what: str, who: str, why: str) -> None:
         """One refusal of ``what`` (method and path) for ``who`` (may be empty) because ``why``."""
-        kind = why[:KIND_CHARS] if len(self._seen) < MAX_KINDS or why[:KIND_CHARS] in self._seen else "other"
+        kind = f"{what[:130]}: {why[:KIND_CHARS]}"  # the route too: a line says where, the count says how often
+        kind = kind if len(self._seen) < MAX_KINDS or kind in self._seen else "other"
         with self._lock:
             now = self.clock()
             summary = self._roll(now)

@@ -109,6 +109,12 @@ def session_cookie(page: Page) -> str:
     return next(c["value"] for c in page.context.cookies() if c["name"] == "session")
 
 
+def said(answer: httpx.Response | str) -> str:
+    """What a call got back in words: its stream, or a refusal's status and body (the desk's events are refused
+    at the door, before they queue, for anyone but a maintainer)."""
+    return answer if isinstance(answer, str) else f"HTTP {answer.status_code}: {answer.text}"
+
+
 def call(
     space: SpaceApp, api_name: str, data: list, cookie: str | None, origin: str | None, page: str = ""
 ) -> httpx.Response | str:
@@ -159,8 +165,8 @@ def test_one_sign_in_serves_every_page_and_one_sign_out_ends_it(browser_page, sp
         signed_out(page)
     expect(page.locator("#tab-maintainers")).to_be_hidden()
     # The desk's API forgets the session too: the maintainer's cookie as it was before signing out is worth nothing.
-    copied = call(space, "maintainers_refresh", [""], boss, space.url, DESK)
-    assert isinstance(copied, str) and "You are not signed in, so you are not a maintainer" in copied, copied
+    copied = said(call(space, "maintainers_refresh", [""], boss, space.url, DESK))
+    assert "You are not signed in, so you are not a maintainer" in copied, copied
     # Each page's sign-in comes back to that page, query included, the Gradio pages' too.
     for start in (WORKSPACE + "/?tab=explorer", DESK + "/", "/about", "/?split=validation"):
         other = browser_page()
@@ -186,8 +192,8 @@ def test_a_maintainer_approves_and_a_non_maintainer_cannot(browser_page, space: 
     expect(researcher.get_by_role("link", name="Maintainers' desk")).to_have_count(0)
     mallory = session_cookie(researcher)
     for api_name, args in (("approve", [submission_id, ""]), ("maintainers_refresh", [submission_id])):
-        answer = call(space, api_name, args, mallory, space.url, DESK)
-        assert isinstance(answer, str) and "'mallory' is not a maintainer" in answer, (api_name, answer)
+        answer = said(call(space, api_name, args, mallory, space.url, DESK))
+        assert "'mallory' is not a maintainer" in answer, (api_name, answer)
     assert not (space.app.home / "requests" / "reviews" / f"{submission_id}.json").exists()
 
     maintainer = browser_page()

@@ -90,3 +90,12 @@ def test_a_caller_keeps_a_bounded_number_of_visits():
     assert "pages open" in (joined(events, queue, "v3", STRANGER, cap=100) or "")
     queue.pending["v0"] = 0  # an idle visit makes room
     assert joined(events, queue, "v3", STRANGER, cap=100) is None
+
+
+def test_a_page_whose_sign_in_ended_keeps_working_signed_out_and_nobody_else_gets_in():
+    queue, now = Queue(), [0.0]
+    events = book(queue, now)
+    assert joined(events, queue, "v1", ALICE, cap=8) is None
+    ended = Caller("address:1.2.3.4", "address:1.2.3.4", False, former=ALICE.owner)  # her cookie, session gone
+    assert events.whose(WORK, "v1", ended) is None and joined(events, queue, "v1", ended, cap=8) is None
+    assert events.whose(WORK, "v1", STRANGER) is not None

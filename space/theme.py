@@ -4,7 +4,24 @@ from __future__ import annotations
 
 import gradio as gr
 
-THEME = gr.themes.Soft(primary_hue="emerald", secondary_hue="blue", neutral_hue="slate")
+# Soft's emerald puts labels in emerald-500 on emerald-100 (2.2:1), white on emerald-500 (2.5:1) and subdued text in
+# slate-400 on white (2.6:1); the darker shades below reach WCAG AA's 4.5:1 for text (emerald-800 on emerald-100 is
+# 7.3:1, white on emerald-700 5.5:1, slate-600 on white 7.6:1).
+THEME = gr.themes.Soft(primary_hue="emerald", secondary_hue="blue", neutral_hue="slate").set(
+    body_text_color_subdued="*neutral_600",
+    body_text_color_subdued_dark="*neutral_400",
+    block_label_text_color="*primary_800",
+    block_title_text_color="*primary_800",
+    block_label_background_fill_dark="*primary_800",
+    checkbox_label_background_fill_selected="*primary_700",
+    checkbox_label_background_fill_selected_dark="*primary_800",
+    checkbox_background_color_selected="*primary_700",
+    checkbox_border_color_selected="*primary_700",
+    button_primary_background_fill="*primary_700",
+    button_primary_background_fill_hover="*primary_800",
+    button_primary_background_fill_dark="*primary_700",
+    button_primary_background_fill_hover_dark="*primary_800",
+)
 
 CSS = """
 /* An answer scrolled into view after a click keeps a little room above it (and its top edge in sight). */
@@ -69,6 +86,27 @@ CSS = """
   #explorer-components th, #explorer-components td { padding: 3px 4px; overflow-wrap: anywhere; }
 }
 .nt-facts th { width: 12rem; }
+/* The maintainers' desk: the pending list in the page's width (long text wraps), buttons as tall as a line. */
+.nt-pending { table-layout: auto; }
+.nt-pending td { overflow-wrap: anywhere; }
+.nt-pending code { white-space: nowrap; }
+.nt-pending td:last-child { min-width: 14rem; }
+#maint-pick, #maint-decide, #rescore-row { align-items: flex-end; }
+#maint-pick > button, #maint-decide > button, .nt-confirm button { flex-grow: 0; align-self: flex-end; }
+#maint-decide > button { min-height: 42px; max-height: 48px; }
+#maint-refresh { max-height: 42px; margin-bottom: 4px; }
+.nt-confirm { border: 2px solid #b45309; border-radius: 8px; padding: 8px 12px; }
+.nt-declared-line { margin: 4px 0; }
+@media (max-width: 640px) {  /* a phone: the picker takes the width, Refresh goes under it */
+  #maint-pick { flex-wrap: wrap; }
+  #maint-pick > .block, #maint-pick > div { min-width: 100% !important; }
+}
+#maint-status:empty, #edit-status:empty, #flag-status:empty { display: none; }
+/* Who asks for less motion gets none: no colour fading in on buttons, no sliding panels. */
+@media (prefers-reduced-motion: reduce) {
+  *, *::before, *::after { transition: none !important; animation-duration: 0.01ms !important;
+    animation-iteration-count: 1 !important; scroll-behavior: auto !important; }
+}
 #nt-header h1 { margin-bottom: 0; }
 /* A focus ring that shows on every background (WCAG 2.4.7/2.4.11): 3 px, dark blue, white halo. */
 :focus-visible, .nt-sort:focus-visible, [role="tab"]:focus-visible { outline: 3px solid #1d4ed8 !important;

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import cast
+from urllib.parse import quote
 
 from leaderboard.copies import LikelyCopy, copy_line
 from leaderboard.service import SubmissionView
@@ -41,12 +42,26 @@ def pending_marks(waiting: Sequence[SubmissionView]) -> str:
     )
 
 
+def compare_url(view: SubmissionView) -> str | None:
+    """The compare page for the earlier entry and this one (``/compare?compare=a,b``), or ``None``."""
+    found = view.likely_copy
+    if not found or not found.get("of"):
+        return None
+    return "/compare?compare=" + quote(f"{found['of']},{view.submission_id}", safe=",")
+
+
 def mark(view: SubmissionView | None) -> str:
     """Above the Approve button: the picked submission's mark (empty when it copies nothing)."""
     text = line(view) if view is not None else None
-    if not text:
+    if not text or view is None:
         return ""
+    url = compare_url(view)
+    compare = (
+        f'<a href="{esc(url)}" target="_blank" rel="noopener noreferrer" id="maint-copy-compare">Compare the two</a>'
+        if url
+        else "Compare the two"
+    )
     return (
         f"<div class='nt-note nt-note-warn' role='alert'><strong>{esc(text)}.</strong> "
-        "Compare the two before approving; the share counts this file's rows.</div>"
+        f"{compare} before approving (opens in a new tab); the share counts this file's rows.</div>"
     )

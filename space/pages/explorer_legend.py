@@ -7,7 +7,7 @@ from space.pages.html import esc
 
 
 def _swatch(style: str, label: str) -> str:
-    return f'<span><i style="{style}"></i>{esc(label)}</span>'
+    return f'<span role="listitem"><i style="{style}"></i>{esc(label)}</span>'
 
 
 def _rgb(colour: tuple, alpha: float = 1.0) -> str:
@@ -40,9 +40,9 @@ def legend_html(layers: Layers) -> str:
             items.append(_swatch(f"background:linear-gradient({tint},{tint}),{PHOTO_GREY}", f"penalty region, {label}"))
         items.append(_swatch(f"background:{PHOTO_GREY}", "no tint: no penalty (or within 35 px of the compared trace)"))
     if layers.truths or layers.prediction:
-        items.append("<span>hollow dot: start · filled dot: goal</span>")
+        items.append('<span role="listitem">hollow dot: start · filled dot: goal</span>')
     if not items:
-        items.append("<span>the photo alone: tick a layer under Show</span>")
+        items.append('<span role="listitem">the photo alone: tick a layer under Show</span>')
     return f'<div class="nt-legend" id="explorer-legend" role="list">{"".join(items)}</div>'
 
 

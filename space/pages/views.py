@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime
 
 from leaderboard.moderation import decision_text
 from leaderboard.records import JobStatus, ReviewDecision, Split
@@ -155,7 +156,7 @@ def my_table(views: Sequence[SubmissionView], picked: str | None = None) -> str:
         s = v.summary or NO_SUMMARY
         status = shown_status(v)
         cells = [
-            esc(v.metadata.get("model")),
+            esc(v.metadata.get("model")) + _row_tag(v),
             status,
             f"<strong>{number(s.score)}</strong>",
             esc(v.created_at[:16].replace("T", " ")),
@@ -183,6 +184,17 @@ def my_table(views: Sequence[SubmissionView], picked: str | None = None) -> str:
         '<div class="nt-table-wrap"><table class="nt-table nt-mine" id="my-submissions-table">'
         f"<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table></div>"
     )
+
+
+def _row_tag(view: SubmissionView) -> str:
+    """Under the model's name, for a phone (where the table shows only model, status and score): what tells two
+    rows of one model apart, the split, when it was sent and the id's start."""
+    try:
+        when = datetime.fromisoformat(view.created_at[:19]).strftime("%d %b %H:%M")
+    except ValueError:
+        when = view.created_at[:16].replace("T", " ")
+    tag = f"{view.split} · {when} · {view.submission_id[:6]}"
+    return f'<span class="nt-row-tag" aria-hidden="true">{esc(tag)}</span>'
 
 
 def shown_status(view: SubmissionView) -> str:

@@ -13,9 +13,10 @@ import gradio as gr
 
 from leaderboard.release import ReleasePolicy
 from leaderboard.service import SubmissionView
-from space.errors import describe, refusal, shown
-from space.pages import desk_release, views
+from space.errors import describe, shown
+from space.pages import desk_release
 from space.services import Services
+from space.tabs.desk_confirm import QUIET, focus, say
 
 CHOICES = [(p.value, p.value) for p in ReleasePolicy]
 
@@ -43,17 +44,19 @@ def build(services: Services) -> tuple[list, Callable[..., list]]:
     def apply(picked: str | None, profile: gr.OAuthProfile | None) -> list:
         by = auth.require_maintainer(profile)
         if not picked:
-            raise refusal("Pick a release policy first.")
+            return [say("Pick a release policy first.", "warn"), gr.skip(), gr.skip(), gr.skip()]
         try:
             before = service.release_policy()
             after = service.set_release_policy(picked, by=by)
             said = f"The release policy is now {after} (was {before}); the switch is in the audit log."
-            note = views.note(said if after != before else f"The release policy is {after} already.", "ok")
+            note = say(said if after != before else f"The release policy is {after} already.", "ok")
         except Exception as error:  # a refusal or the store: said under the button
-            note = views.note(f"Not switched: {describe(error)}", "error")
+            note = say(f"Not switched: {describe(error)}", "error")
         with shown():
             return [note, *show(by)]
 
     outputs = [state, choice, withheld]
-    switch.click(apply, [choice], [done, *outputs], api_name="set_release_policy", api_visibility="undocumented")
+    switch.click(apply, [choice], [done, *outputs], api_name="set_release_policy", **QUIET).then(
+        None, js=focus(done.elem_id or "")
+    )
     return outputs, show

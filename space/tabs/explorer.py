@@ -12,6 +12,7 @@ from space.errors import shown
 from space.pages import about, explorer, explorer_legend, views
 from space.pages.html import esc
 from space.services import Services
+from space.tabs import workspace_a11y
 
 LAYERS = ("Expert traces", "Predicted trace", "Penalty region edges", "Penalty regions filled (by cost)")
 DEFAULT_LAYERS = list(LAYERS[:3])  # filled, the penalty regions tint most of a street scene: one click away
@@ -26,6 +27,7 @@ def _layers(chosen: list[str] | None) -> explorer.Layers:
 def build(services: Services, demo: gr.Blocks) -> gr.Tab:
     service, auth = services.leaderboard, services.auth
     with gr.Tab("Explorer", id="explorer", elem_id="tab-explorer") as tab:
+        workspace_a11y.install(demo)
         gr.Markdown(about.EXPLORER_HELP, elem_classes="nt-help")
         with gr.Row():
             with gr.Column(scale=1, min_width=300):

@@ -6,6 +6,9 @@ copy for every visit of every visitor. The public page links to it for maintaine
 like the desk's being shown at all, is cosmetics: every handler resolves the caller from the
 session (``auth.require_maintainer``) and the service checks ``MAINTAINERS`` again on every action,
 so a direct API call by anyone else is refused.
+
+Each action answers in a note right under its own control; a refused action changes nothing on the
+page (what was typed stays), and approving a contested entry asks first (``desk_confirm``).
 """
 
 from __future__ import annotations
@@ -18,19 +21,24 @@ import gradio as gr
 from leaderboard.flags import read_flags
 from leaderboard.moderation import decision_text
 from leaderboard.probing import ProbeFinder, finished_tests
-from leaderboard.records import SPLITS, Split
-from space.errors import describe, refusal, shown
-from space.pages import about, desk_copies, views
+from space.errors import describe, shown
+from space.pages import about, desk_copies, desk_detail, views
 from space.pages.activity import HELP as ACTIVITY_HELP
 from space.pages.activity import activity_table
-from space.pages.html import esc
 from space.pages.probes import probe_section
 from space.services import Services
-from space.tabs import desk_release, maintainers_flags
+from space.tabs import desk_confirm, desk_release, desk_reported, maintainers_flags
+from space.tabs.desk_confirm import QUIET, focus, say
 
 OPEN_WEIGHTS = [("yes", "yes"), ("no", "no"), ("not said", "")]
-DONE = {"approve": "Approved", "reject": "Rejected", "hide": "Hid", "unhide": "Unhid"}
+DONE = {
+    "approve": "Approved {id}: {who} is approved for the public board.",
+    "reject": "Rejected {id}: {who}; its submitter sees the reason.",
+    "hide": "Hid {id}: {who} is off the public board until it is unhidden.",
+    "unhide": "Unhid {id}: {who} is shown again.",
+}
 EDITABLE = ("model", "organization", "model_link", "paper_link", "description", "open_weights", "parameters_b")
+STATUS_ID = "maint-status"  # the decisions' answers, right under their buttons
 
 
 DESK_TITLE = "Maintainers' desk"
@@ -47,7 +55,7 @@ def build(services: Services) -> gr.Blocks:
         gr.HTML(f'<h1>{DESK_TITLE}</h1><p><a href="/" id="back-to-board">← Back to the leaderboard</a></p>')
         refused = gr.HTML(views.note(NOT_YOURS, "info"), visible=False, elem_id="desk-refused")
         with gr.Column(visible=False, elem_id="tab-maintainers") as panel:
-            out, refresh = _desk(services)
+            out, refresh, target = _desk(services)
 
         def open_(picked, profile: gr.OAuthProfile | None):
             """On load: the desk for a maintainer; for anyone else a note, and nothing of the desk."""
@@ -56,24 +64,23 @@ def build(services: Services) -> gr.Blocks:
                 return [bar, gr.update(visible=True), gr.update(visible=False), *(gr.skip() for _ in out)]
             return [bar, gr.update(visible=False), gr.update(visible=True), *refresh(picked, profile)]
 
-        quiet = {"show_progress": "hidden", "api_visibility": "undocumented"}
-        desk.load(open_, [out[2]], [identity, refused, panel, *out], **quiet)
+        desk.load(open_, [target], [identity, refused, panel, *out], **QUIET)
     return desk
 
 
-def _desk(services: Services) -> tuple[list, Callable]:
-    """The desk's components and listeners; ``(their outputs, the refresh handler)``."""
+def _desk(services: Services) -> tuple[list, Callable, gr.Dropdown]:
+    """The desk's components and listeners; ``(the refresh's outputs, the refresh handler, the picker)``."""
     service, auth = services.leaderboard, services.auth
     gr.Markdown(about.MAINTAINERS_HELP, elem_classes="nt-help")
-    status = gr.HTML(elem_id="maint-status")
     pending = gr.HTML(elem_id="pending")
-    with gr.Row(equal_height=True):
+    with gr.Row(elem_id="maint-pick"):
         # Custom values pass the dropdown so that every call reaches the maintainer check (and the
         # service's NotFound), whatever the caller's session holds as choices.
         target = gr.Dropdown([], label="Submission to act on", elem_id="maint-target", scale=4, allow_custom_value=True)
-        reload = gr.Button("Refresh", elem_id="maint-refresh", scale=1, size="sm")
+        reload = gr.Button("Refresh", elem_id="maint-refresh", scale=0, min_width=110)
     copy_mark = gr.HTML(elem_id=desk_copies.MARK_ID, visible=False)  # a likely copy, seen before Approve
-    with gr.Row(equal_height=True):
+    declared = gr.HTML(elem_id="maint-declarations")  # what the submitter declared, seen before Approve
+    with gr.Row(elem_id="maint-decide"):
         approve = gr.Button("Approve", variant="primary", elem_id="approve-button", scale=1)
         hide = gr.Button("Hide", elem_id="hide-button", scale=1)
         unhide = gr.Button("Unhide", elem_id="unhide-button", scale=1)
@@ -81,40 +88,30 @@ def _desk(services: Services) -> tuple[list, Callable]:
             label="Reason for rejecting (the submitter sees it)", elem_id="reject-reason", scale=3, lines=1
         )
         reject = gr.Button("Reject", variant="stop", elem_id="reject-button", scale=1)
+    status = gr.HTML(elem_id=STATUS_ID)
+    asking = desk_confirm.build("approve-confirm", "Yes, approve and publish")
     detail = gr.HTML(elem_id="maint-detail")
     with gr.Accordion("Edit the metadata of this submission", open=False):
         with gr.Row():
-            e_model = gr.Textbox(label="Model name")
+            e_model = gr.Textbox(label="Model name", elem_id="edit-model")
             e_org = gr.Textbox(label="Organisation")
             e_weights = gr.Radio(OPEN_WEIGHTS, label="Open weights")
             e_params = gr.Textbox(label="Parameter count (billions)")
         with gr.Row():
-            e_link = gr.Textbox(label="Model link")
+            e_link = gr.Textbox(label="Model link", elem_id="edit-model-link")
             e_paper = gr.Textbox(label="Paper or code link")
         e_description = gr.Textbox(label="Description", lines=2)
         save = gr.Button("Save edits", elem_id="edit-button")
+        edit_status = gr.HTML(elem_id="edit-status")
     flags = maintainers_flags.build()
-    with gr.Accordion("Reported rows (figures published elsewhere, shown with their source)", open=False):
-        with gr.Row():
-            r_model = gr.Textbox(label="Model name")
-            r_org = gr.Textbox(label="Organisation")
-            r_split = gr.Radio(list(SPLITS), value=Split.TEST.value, label="Split")
-        with gr.Row():
-            r_score = gr.Number(label="Score")
-            r_valid = gr.Number(label="Valid-only score (optional)")
-            r_coverage = gr.Number(label="Coverage 0–1 (optional)")
-        with gr.Row():
-            r_source = gr.Textbox(label="Source (link to the publication)")
-            r_link = gr.Textbox(label="Model link (optional)")
-        add = gr.Button("Add reported row", elem_id="add-reported-button")
-        with gr.Row(equal_height=True):
-            r_remove = gr.Dropdown([], label="Reported row to remove", scale=4, allow_custom_value=True)
-            remove = gr.Button("Remove", variant="stop", scale=1)
+    reported = desk_reported.build()
     with gr.Accordion("Rescore everything (after a scorer or answer-key change)", open=False):
         r_note = gr.Textbox(label="Why (kept in the audit log)")
-        r_confirm = gr.Checkbox(label="Yes, queue every scored submission again")
-        rescore = gr.Button("Rescore all", variant="stop", elem_id="rescore-button")
-    release_out, release_show = desk_release.build(services)  # the score release policy (issue 15)
+        with gr.Row(elem_id="rescore-row"):
+            r_confirm = gr.Checkbox(label="Yes, queue every scored submission again", elem_id="rescore-confirm")
+            rescore = gr.Button("Rescore all", variant="stop", elem_id="rescore-button", scale=0, min_width=160)
+        rescore_status = gr.HTML(elem_id="rescore-status")
+    release_out, release_show = desk_release.build(services)  # the score release policy
     with gr.Accordion("All submissions", open=False):
         everything = gr.HTML(elem_id="all-submissions")
     with gr.Accordion("Submissions per user (what probing the test set looks like)", open=False):
@@ -124,7 +121,13 @@ def _desk(services: Services) -> tuple[list, Callable]:
         audit = gr.HTML(elem_id="audit")
 
     edit_fields = [e_model, e_org, e_link, e_paper, e_description, e_weights, e_params]
-    page = [pending, target, detail, everything, per_user, audit, r_remove, *edit_fields, copy_mark, *release_out]
+    buttons = [approve, hide, unhide, reject]
+    page = [pending, target, copy_mark, declared, *buttons, detail, everything, per_user, audit, reported.remove_choice]
+    page += [*edit_fields, flags.unflag, *release_out]
+    closes = [asking.box, reported.asking.box]  # an open confirmation closes once the page changed
+
+    def outputs(answer: gr.HTML) -> list:
+        return [answer, *closes, *page]
 
     # Reads each finished test submission's rows once (cached), only after ``service.submissions(by)``
     # has checked that ``by`` is a maintainer.
@@ -144,21 +147,24 @@ def _desk(services: Services) -> tuple[list, Callable]:
         chosen = picked if picked in ids else (ids[0] if ids else None)
         view = next((v for v in all_ if v.submission_id == chosen), None)
         flag = read_flags(service.requests).get(chosen) if chosen else None
-        reported = [
-            (f"{r['model']} ({r['split']}, {r['score']})", r["submission_id"])
-            for r in service.public_table()
-            if r["kind"] == "reported"
-        ]
+        declarations = service.registry.request(chosen).declarations if view is not None and chosen else None
+        can = desk_detail.offered(view)
         meta = view.metadata if view else {}
         return [
-            views.maintainer_table(waiting, "pending-table", "Nothing is waiting for a decision.")
-            + desk_copies.pending_marks(waiting),
+            desk_detail.pending_table(waiting) + desk_copies.pending_marks(waiting),
             gr.update(choices=choices, value=chosen),
-            _detail(view) + _flag_note(flag),
+            gr.update(value=(mark := desk_copies.mark(view)), visible=bool(mark)),  # no empty gap without one
+            desk_detail.declared_html(declarations, view),
+            # Approve is the big default only when nothing about the entry is contested.
+            gr.update(visible=can.approve, variant="secondary" if can.contested else "primary"),
+            gr.update(visible=can.hide),
+            gr.update(visible=can.unhide),
+            gr.update(visible=can.reject),
+            desk_detail.flag_note(flag) + desk_detail.facts_html(view),
             views.maintainer_table(all_, "all-table", "No submission yet."),
             activity_table(all_, service.clock()) + probe_section(probes.pairs(finished_tests(all_))),
             views.audit_table(service.audit_log(by, limit=100)),
-            gr.update(choices=reported, value=None),
+            gr.update(choices=desk_reported.choices(service.public_table()), value=None),
             meta.get("model") or "",
             meta.get("organization") or "",
             meta.get("model_link") or "",
@@ -166,98 +172,102 @@ def _desk(services: Services) -> tuple[list, Callable]:
             meta.get("description") or "",
             {True: "yes", False: "no"}.get(meta.get("open_weights"), ""),  # type: ignore[arg-type]
             "" if meta.get("parameters_b") is None else str(meta.get("parameters_b")),
-            gr.update(value=(mark := desk_copies.mark(view)), visible=bool(mark)),  # no empty gap without one
+            gr.update(visible=flag is not None),  # nothing to remove on an entry without a flag
             *release_show(by, all_),
         ]
 
     def refresh(picked, profile: gr.OAuthProfile | None):
         by = auth.require_maintainer(profile)
         with shown():
-            return ["", *load(picked, by)]
+            return ["", *(gr.update(visible=False) for _ in closes), *load(picked, by)]
 
-    def report(by: str, picked, failed: str, action: Callable[[], str]) -> list:
-        """Run one maintainer action: its success note, or what went wrong (as the page says it), then the page."""
+    def unchanged(text: str, kind: str = "error") -> list:
+        """A refused or failed action: its note, and nothing else on the page touched (typed input stays)."""
+        return [say(text, kind), *(gr.skip() for _ in closes), *(gr.skip() for _ in page)]
+
+    def report(by: str, picked, failed: str, action: Callable[[], str], then: str | None = None) -> list:
+        """Run one maintainer action: its success note and the page (picking ``then`` when given), or what
+        went wrong (as the page says it) with the page left as it was."""
         try:
-            done = views.note(action(), "ok")
+            done = say(action(), "ok")
         except Exception as error:
-            done = views.note(f"{failed}: {describe(error)}", "error")
+            services.board.invalidate()  # a store write of unknown outcome may have landed all the same
+            return unchanged(f"{failed}: {describe(error)}")
         services.board.invalidate()  # the action may have changed the public table: the next view reads it
         with shown():
-            return [done, *load(picked, by)]
+            return [done, *(gr.update(visible=False) for _ in closes), *load(then or picked, by)]
+
+    def named(picked: str, by: str) -> tuple[Any, str]:
+        """``(the view or None, "Carl-Nav by carl")`` for messages; the id alone when it is unknown."""
+        try:
+            view = service.status(picked, by)
+        except Exception:  # an unknown id: the action itself says so
+            return None, picked
+        return view, desk_detail.who(view)
+
+    def decide(action: str, by: str, picked: str, reason_: str | None) -> list:
+        calls = {
+            "approve": lambda: service.approve(picked, by=by),
+            "reject": lambda: service.reject(picked, by=by, reason=reason_ or ""),
+            "hide": lambda: service.hide(picked, by=by),
+            "unhide": lambda: service.unhide(picked, by=by),
+        }
+        waiting = [v.submission_id for v in service.pending(by)]
+        _, who = named(picked, by)
+
+        def do() -> str:
+            calls[action]()
+            return DONE[action].format(id=picked, who=who)
+
+        # Once decided, the next entry awaiting a decision is picked.
+        then = desk_detail.next_pending(waiting, picked) if action in ("approve", "reject") else None
+        return report(by, picked, f"{action.capitalize()} {who}", do, then)
 
     def act(action: str):
-        calls = {
-            "approve": lambda picked, by, reason_: service.approve(picked, by=by),
-            "reject": lambda picked, by, reason_: service.reject(picked, by=by, reason=reason_),
-            "hide": lambda picked, by, reason_: service.hide(picked, by=by),
-            "unhide": lambda picked, by, reason_: service.unhide(picked, by=by),
-        }
-
         def run(picked, reason_, profile: gr.OAuthProfile | None):
             by = auth.require_maintainer(profile)
             if not picked:
-                raise refusal("Pick a submission first.")
-
-            def do() -> str:
-                calls[action](picked, by, reason_)
-                return f"{DONE[action]} {picked}."
-
-            return report(by, picked, f"{action.capitalize()} {picked}", do)
+                return unchanged("Pick a submission first.", "warn")
+            return decide(action, by, picked, reason_)
 
         run.__name__ = action
         return run
 
+    def approve_(picked, reason_, profile: gr.OAuthProfile | None):
+        """Approve at once, or, for a rejected entry or a likely copy, ask first naming what will happen."""
+        by = auth.require_maintainer(profile)
+        if not picked:
+            return [*unchanged("Pick a submission first.", "warn"), gr.skip(), gr.skip()]
+        view, _ = named(picked, by)
+        if view is not None and desk_detail.offered(view).contested:
+            question = desk_confirm.ask(desk_detail.approve_question(view), "approve", picked)
+            return ["", question[0], gr.skip(), *(gr.skip() for _ in page), *question[1:]]
+        return [*decide("approve", by, picked, reason_), gr.skip(), None]
+
+    def approve_confirmed(asked, profile: gr.OAuthProfile | None):
+        by = auth.require_maintainer(profile)
+        if not asked or asked[0] != "approve":
+            return [*unchanged("Nothing is waiting for a confirmation: press Approve again.", "warn"), None]
+        return [*decide("approve", by, asked[1], None), None]
+
     def edit(picked, model, org, link, paper, description, weights, params, profile: gr.OAuthProfile | None):
         by = auth.require_maintainer(profile)
         if not picked:
-            raise refusal("Pick a submission first.")
-        changes = dict(
-            zip(
-                EDITABLE,
-                (model, org or None, link or None, paper or None, description or None, weights or None, params or None),
-            )
-        )
+            return unchanged("Pick a submission first.", "warn")
+        values = (model, org or None, link or None, paper or None, description or None, weights or None, params or None)
+        changes = dict(zip(EDITABLE, values))
+        _, who = named(picked, by)
 
         def do() -> str:
             service.edit(picked, by=by, changes=changes)
-            return f"Saved the edits of {picked}."
+            return f"Saved the edits of {who} ({picked})."
 
-        return report(by, picked, f"Edit {picked}", do)
-
-    def add_reported(picked, model, org, split, score, valid, coverage, source, link, profile: gr.OAuthProfile | None):
-        by = auth.require_maintainer(profile)
-        values = {
-            "model": model,
-            "organization": org or None,
-            "split": split,
-            "score": score,
-            "score_valid_only": valid,
-            "coverage": coverage,
-            "source": source,
-            "model_link": link or None,
-        }
-
-        def do() -> str:
-            row = service.add_reported(by, **values)
-            return f"Added the reported row {row.model} ({row.score:g})."
-
-        return report(by, picked, "Add reported row", do)
-
-    def remove_reported(picked, row_id, profile: gr.OAuthProfile | None):
-        by = auth.require_maintainer(profile)
-        if not row_id:
-            raise refusal("Pick a reported row first.")
-
-        def do() -> str:
-            service.remove_reported(row_id, by=by)
-            return f"Removed the reported row {row_id}."
-
-        return report(by, picked, f"Remove {row_id}", do)
+        return report(by, picked, f"Not saved ({who})", do)
 
     def rescore_all(picked, note_, confirmed, profile: gr.OAuthProfile | None):
         by = auth.require_maintainer(profile)
         if not confirmed:
-            raise refusal("Tick the confirmation first: a rescore queues every scored submission again.")
+            return unchanged("Tick the confirmation first: a rescore queues every scored submission again.", "warn")
 
         def do() -> str:
             queued = service.rescore(by, note_ or None)
@@ -266,59 +276,30 @@ def _desk(services: Services) -> tuple[list, Callable]:
 
         return report(by, picked, "Rescore", do)
 
-    out = [status, *page]
-    hidden: dict[str, Any] = {"api_visibility": "undocumented"}
-    reload.click(refresh, [target], out, api_name="maintainers_refresh", **hidden)
-    target.input(refresh, [target], out, **hidden)
-    for button, action in ((approve, "approve"), (reject, "reject"), (hide, "hide"), (unhide, "unhide")):
-        button.click(act(action), [target, reason], out, api_name=action, **hidden)
-    save.click(edit, [target, *edit_fields], out, api_name="edit", **hidden)
-    add.click(
-        add_reported,
-        [target, r_model, r_org, r_split, r_score, r_valid, r_coverage, r_source, r_link],
-        out,
-        api_name="add_reported",
-        **hidden,
-    )
-    remove.click(remove_reported, [target, r_remove], out, api_name="remove_reported", **hidden)
-    rescore.click(rescore_all, [target, r_note, r_confirm], out, api_name="rescore", **hidden)
-    maintainers_flags.wire(flags, services, target, report, out)
-    return out, refresh
+    def wire(button: gr.Button, fn: Callable, inputs: list, answer: gr.HTML, api_name: str, extra=()) -> None:
+        ids = [asking.box.elem_id or "", answer.elem_id or ""] if button is approve else [answer.elem_id or ""]
+        button.click(fn, inputs, [*outputs(answer), *extra], api_name=api_name, **QUIET).then(None, js=focus(*ids))
 
-
-def _flag_note(flag) -> str:
-    if flag is None:
-        return ""
-    text = f"Flagged ({flag.kind}) by {flag.flagged_by} on {flag.flagged_at[:10]}: {flag.reason}"
-    return views.note(text + (f" · {flag.link}" if flag.link else ""), "warn")
+    out = outputs(status)
+    reload.click(refresh, [target], out, api_name="maintainers_refresh", **QUIET)
+    # On a choice, not on every input: Gradio's dropdown also reports "input" when it loses the focus, and a
+    # refresh then would overwrite what the maintainer has started typing in the edit form.
+    target.select(refresh, [target], out, **QUIET)
+    wire(approve, approve_, [target, reason], status, "approve", (asking.question, asking.asked))
+    asking.yes.click(
+        approve_confirmed, [asking.asked], [*out, asking.asked], api_name="approve_confirmed", **QUIET
+    ).then(None, js=focus(STATUS_ID))
+    desk_confirm.dismiss(asking, "approve-button", auth.require_maintainer, "approve_cancelled")
+    for button, action in ((reject, "reject"), (hide, "hide"), (unhide, "unhide")):
+        wire(button, act(action), [target, reason], status, action)
+    wire(save, edit, [target, *edit_fields], edit_status, "edit")
+    wire(rescore, rescore_all, [target, r_note, r_confirm], rescore_status, "rescore")
+    maintainers_flags.wire(flags, services, target, report, outputs(flags.status), named)
+    desk_reported.wire(reported, services, target, report, unchanged, outputs)
+    return out, refresh, target
 
 
 def _label(view) -> str:
     score = view.summary.score if view.summary else None
     value = f"{score:.2f}" if isinstance(score, int | float) else view.status
     return f"{view.metadata.get('model')} · {view.user} · {view.split} · {value} · {view.submission_id}"
-
-
-def _detail(view) -> str:
-    if view is None:
-        return views.note("No submission to show.", "info")
-    m = view.metadata
-    facts = [
-        ("user", view.user),
-        ("contact e-mail (private)", m.get("contact_email") or "—"),
-        ("publish requested", "yes" if view.publish else "no (private score)"),
-        ("decision", decision_text(view.decision, view.publish) + (f": {view.reason}" if view.reason else "")),
-        ("hidden", "yes" if view.hidden else "no"),
-        ("attempts", view.attempts),
-        ("score release", view.release_note or ("released to its submitter" if view.summary else "—")),
-    ]
-    rows = "".join(f"<tr><th>{esc(k)}</th><td>{esc(v)}</td></tr>" for k, v in facts)
-    report = view.report or {}
-    intake = (
-        f"<p class='nt-small'>Intake report: {esc(report.get('n_valid'))} valid, "
-        f"{esc(report.get('n_invalid'))} invalid, "
-        f"{esc(report.get('n_missing'))} missing of {esc(report.get('n_expected'))}.</p>"
-        if report
-        else ""
-    )
-    return f"{views.detail_html(view)}<table class='nt-table nt-compact nt-facts'>{rows}</table>{intake}"

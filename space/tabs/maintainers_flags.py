@@ -14,9 +14,10 @@ import gradio as gr
 
 from leaderboard.flags import KINDS, MAX_REASON
 from leaderboard.metadata import MAX_LINK
-from space.errors import refusal
+from space.tabs.desk_confirm import QUIET, focus, say
 
 Report = Callable[[str, Any, str, Callable[[], str]], list]  # the desk's ``report(by, picked, failed, action)``
+Named = Callable[[str, str], tuple[Any, str]]  # the desk's ``named(picked, by)``: (view, "Carl-Nav by carl")
 
 
 @dataclass(frozen=True)
@@ -26,6 +27,7 @@ class FlagControls:
     link: gr.Textbox
     flag: gr.Button
     unflag: gr.Button
+    status: gr.HTML  # the answer, under the two buttons
 
 
 def build() -> FlagControls:
@@ -48,34 +50,40 @@ def build() -> FlagControls:
         with gr.Row():
             flag = gr.Button("Flag", variant="stop", elem_id="flag-button")
             unflag = gr.Button("Remove the flag", elem_id="unflag-button")
-    return FlagControls(kind, reason, link, flag, unflag)
+        status = gr.HTML(elem_id="flag-status")
+    return FlagControls(kind, reason, link, flag, unflag, status)
 
 
-def wire(controls: FlagControls, services: Any, target: gr.Dropdown, report: Report, out: list) -> None:
+def wire(controls: FlagControls, services: Any, target: gr.Dropdown, report: Report, out: list, named: Named) -> None:
+    """``out`` starts with ``controls.status``; a refusal leaves the rest of the page (and what was typed) alone."""
     service, auth = services.leaderboard, services.auth
+    untouched = [gr.skip() for _ in out[1:]]
 
     def flag(picked, kind, reason, link, profile: gr.OAuthProfile | None):
         by = auth.require_maintainer(profile)
         if not picked:
-            raise refusal("Pick a submission first.")
+            return [say("Pick a submission first.", "warn"), *untouched]
+        _, who = named(picked, by)
 
         def do() -> str:
             made = service.flag(picked, by=by, kind=kind, reason=reason, link=link or None)
-            return f"Flagged {picked} ({made.kind})."
+            return f"Flagged {who} ({picked}) as {made.kind}: the board marks it with the reason."
 
-        return report(by, picked, f"Flag {picked}", do)
+        return report(by, picked, f"Not flagged ({who})", do)
 
     def unflag(picked, profile: gr.OAuthProfile | None):
         by = auth.require_maintainer(profile)
         if not picked:
-            raise refusal("Pick a submission first.")
+            return [say("Pick a submission first.", "warn"), *untouched]
+        _, who = named(picked, by)
 
         def do() -> str:
-            return f"Removed the flag of {picked}." if service.unflag(picked, by=by) else f"{picked} had no flag."
+            removed = service.unflag(picked, by=by)
+            return f"Removed the flag of {who} ({picked})." if removed else f"{who} ({picked}) had no flag."
 
-        return report(by, picked, f"Unflag {picked}", do)
+        return report(by, picked, f"Not unflagged ({who})", do)
 
-    hidden: dict[str, Any] = {"api_visibility": "undocumented"}
     inputs = [target, controls.kind, controls.reason, controls.link]
-    controls.flag.click(flag, inputs, out, api_name="flag", **hidden)
-    controls.unflag.click(unflag, [target], out, api_name="unflag", **hidden)
+    then = focus(controls.status.elem_id or "")
+    controls.flag.click(flag, inputs, out, api_name="flag", **QUIET).then(None, js=then)
+    controls.unflag.click(unflag, [target], out, api_name="unflag", **QUIET).then(None, js=then)

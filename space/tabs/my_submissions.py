@@ -17,11 +17,13 @@ from typing import Any
 
 import gradio as gr
 
-from leaderboard.records import APPROVAL_PENDING, JobStatus, Split
+from leaderboard.records import APPROVAL_PENDING, JobStatus, ReviewDecision, Split
 from leaderboard.results import rows_download_tsv
 from space.errors import describe, shown
 from space.pages import about, views
 from space.services import Services
+from space.tabs import workspace_a11y
+from space.tabs.workspace_a11y import FOCUS_ANSWER
 
 POLL_S = 0.5  # while something of the visitor's is waiting: how soon an outcome shows
 FULL_S = 3.0  # and how often the page reads the store anyway (RUNNING, a decision, another process's change)
@@ -49,13 +51,18 @@ tr[data-id]:focus-visible { outline: 3px solid var(--color-accent); outline-offs
 tr.nt-picked td { background: var(--color-accent-soft); }
 tr.nt-picked td:first-child { box-shadow: inset 4px 0 0 var(--color-accent); }
 td.nt-model { min-width: 7rem; max-width: 12rem; overflow-wrap: break-word; }
-@media (max-width: 640px) { td.nt-model { min-width: 6.5rem; max-width: 8rem; } th, td { padding: 5px 4px; } }
+.nt-row-tag { display: none; }
+@media (max-width: 640px) {
+  td.nt-model { min-width: 6.5rem; max-width: 8rem; } th, td { padding: 5px 4px; }
+  .nt-row-tag { display: block; font-size: 0.8em; font-weight: 400; margin-top: 2px; }
+}
 """
 
 
 def build(services: Services, demo: gr.Blocks) -> gr.Tab:
     service, auth = services.leaderboard, services.auth
     with gr.Tab("My submissions", id="mine", elem_id="tab-mine") as tab:
+        workspace_a11y.install(demo)
         gr.Markdown(about.MY_HELP, elem_classes="nt-help")
         table = gr.HTML(elem_id="my-submissions", js_on_load=ROW_PICKING, css_template=MINE_CSS)
         with gr.Row(equal_height=True):
@@ -69,13 +76,16 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
             withdraw = gr.Button("Withdraw from the leaderboard", visible=False, elem_id="my-withdraw")
             cancel = gr.Button("Cancel: do not score it", visible=False, elem_id="my-cancel", variant="stop")
         done = gr.HTML(elem_id="my-action-note")  # what an action did (or why not), under its button
+        # Choosing a public entry withdraws the submitter's others: said first, done on this second click.
+        confirm = gr.Button("Yes: make it public, withdraw the others", visible=False, elem_id="my-choose-confirm")
+        asked = gr.State(None)  # (id, ids that would leave) the warning named, so the confirmation does just that
         detail = gr.HTML(elem_id="my-detail")
         gr.Markdown(about.MY_MORE, elem_classes="nt-help")
         seen = gr.State("")  # what the page shows now, so an unchanged poll redraws nothing
         waiting = gr.State(None)  # (outcome count, monotonic time, ids waiting) at the last read of the store
         timer = gr.Timer(POLL_S, active=False)  # on only while something of the visitor's is waiting
 
-    buttons = [sent_file, choose, withdraw, cancel]
+    buttons = [sent_file, choose, withdraw, cancel, confirm]
     skipped = (gr.skip(),) * (7 + len(buttons))
     hidden = tuple(gr.update(visible=False) for _ in buttons)
 
@@ -124,16 +134,15 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
         return table_html, picker, detail_html, download, fingerprint, checked, timer_on, *_actions(view, mine, user)
 
     def _actions(view, mine, user: str) -> tuple:
-        """The buttons that fit the picked submission (the service checks the owner and the state again)."""
+        """The buttons that can work on the picked submission (the service checks the owner and the state again)."""
         if view is None:
             return hidden
-        test, finished = view.split == Split.TEST, view.status == JobStatus.FINISHED
-        others_public = any(v.publish and v.submission_id != view.submission_id for v in mine if v.split == "test")
         return (
             _sent(services, view.submission_id, user),
-            gr.update(visible=test and finished and (not view.publish or others_public)),
-            gr.update(visible=view.publish),
+            gr.update(visible=choosable(view, mine)),
+            gr.update(visible=view.publish and view.released and not view.cancelled),
             gr.update(visible=view.status == JobStatus.PENDING and not view.cancelled),
+            gr.update(visible=False),
         )
 
     def on_row(shown_: str, evt: gr.SelectData, profile: gr.OAuthProfile | None):
@@ -149,19 +158,31 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
                 return skipped
         return refresh(picked, shown_, profile)
 
-    def act(action: str):
+    def act(action: str, picked: str | None, asked_, profile: gr.OAuthProfile | None):
+        """One of the submitter's actions on the picked submission; the service checks that it is theirs."""
+        user = auth.require_user(profile, "change your submissions")
+        if not picked:
+            return (*refresh(picked, "", profile), views.note("Pick a submission first.", "warn"), None)
+        try:
+            if action in ("choose", "confirm"):
+                leaving = _leaving(service, picked, user)
+                ask = [picked, [v.submission_id for v in leaving]]
+                if leaving and (action == "choose" or asked_ != ask):  # said first; done on the confirmation
+                    warning = views.note(leaving_text(picked, leaving), "warn")
+                    return (*refresh(picked, "", profile)[:-1], gr.update(visible=True), warning, ask)
+            text, kind = _perform(service, action, picked, user), "ok"
+        except Exception as error:  # a refusal (not yours, not in that state) or the store: said under the button
+            text, kind = f"Not done: {describe(error)}", "error"
+        return (*refresh(picked, "", profile), views.note(text, kind), None)
+
+    def acting(action: str):
         def run(picked: str | None, shown_: str, profile: gr.OAuthProfile | None):
-            """One of the submitter's actions on the picked submission; the service checks that it is theirs."""
-            user = auth.require_user(profile, "change your submissions")
-            if not picked:
-                return (*refresh(picked, "", profile), views.note("Pick a submission first.", "warn"))
-            try:
-                text, kind = _perform(service, action, picked, user), "ok"
-            except Exception as error:  # a refusal (not yours, not in that state) or the store: said under the button
-                text, kind = f"Not done: {describe(error)}", "error"
-            return (*refresh(picked, "", profile), views.note(text, kind))
+            return act(action, picked, None, profile)
 
         return run
+
+    def confirmed(picked: str | None, shown_: str, asked_, profile: gr.OAuthProfile | None):
+        return act("confirm", picked, asked_, profile)
 
     outputs = [table, pick, detail, rows_file, seen, waiting, timer, *buttons]
     quiet: dict[str, Any] = {"show_progress": "hidden", "api_visibility": "undocumented"}
@@ -171,14 +192,25 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
     timer.tick(tick, [pick, seen, waiting], outputs, **reads)
     pick.input(refresh, [pick, seen], outputs, api_name="my_submission", **reads)
     table.select(on_row, [seen], outputs, api_name="my_submission_row", **reads)
+    focus: dict[str, Any] = {"js": FOCUS_ANSWER % "my-action-note", "show_progress": "hidden"}
     for button, action, name in zip((choose, withdraw, cancel), ACTIONS, ("choose_public", "withdraw", "cancel")):
-        button.click(act(action), [pick, seen], [*outputs, done], api_name=name, concurrency_limit=2, **quiet)
+        button.click(
+            acting(action), [pick, seen], [*outputs, done, asked], api_name=name, concurrency_limit=2, **quiet
+        ).then(None, api_visibility="private", **focus)
+    confirm.click(
+        confirmed,
+        [pick, seen, asked],
+        [*outputs, done, asked],
+        api_name="choose_public_confirmed",
+        concurrency_limit=2,
+        **quiet,
+    ).then(None, api_visibility="private", **focus)
     return tab
 
 
 def _perform(service, action: str, submission_id: str, user: str) -> str:
     """Do ``action``; what it did, in a sentence."""
-    if action == "choose":
+    if action in ("choose", "confirm"):
         left = service.choose_public(submission_id, user)
         where = views.board_state(service.status(submission_id, user))  # on the leaderboard, or awaiting approval
         gone = f" Off the board now: {', '.join(left)}." if left else ""
@@ -193,6 +225,34 @@ def _perform(service, action: str, submission_id: str, user: str) -> str:
     test = service.status(submission_id, user).split == Split.TEST
     freed = " Its place in your daily test quota is free again." if test else ""
     return f"{submission_id} is cancelled: it will not be scored.{freed}"
+
+
+def choosable(view, mine) -> bool:
+    """Whether "Make this my public entry" can work: a scored test entry that may be public (not withheld by the
+    ladder policy, rejected or hidden) and is not the only one asking already."""
+    if view.split != Split.TEST or view.status != JobStatus.FINISHED or view.cancelled or not view.released:
+        return False
+    if view.decision == ReviewDecision.REJECTED or view.hidden:
+        return False
+    others_public = any(v.publish and v.submission_id != view.submission_id for v in mine)
+    return not view.publish or others_public
+
+
+def _leaving(service, submission_id: str, user: str) -> list:
+    """The user's other entries asking to be on the board: choosing ``submission_id`` withdraws them
+    (``Ownership.choose_public``). The owner is checked by ``status`` (``NotAuthorised`` for another's)."""
+    chosen = service.status(submission_id, user)
+    return [v for v in service.my_submissions(user) if v.publish and v.submission_id != chosen.submission_id]
+
+
+def leaving_text(submission_id: str, leaving) -> str:
+    """The warning before a choice that takes other entries off the board, naming each of them."""
+    named = "; ".join(f"{v.metadata.get('model')} ({v.submission_id}, {views.board_state(v)})" for v in leaving)
+    return (
+        f"Making {submission_id} your public entry withdraws your other entries asking to be on the board: {named}. "
+        "Each submitter has one public entry chosen here (a withdrawn entry can be chosen again later). "
+        'Press "Yes: make it public, withdraw the others" to go ahead.'
+    )
 
 
 def _follow(picked: str | None, ids: list[str], shown_: str) -> str | None:

@@ -16,8 +16,9 @@ from space.errors import describe, shown
 from space.limits import RateLimit
 from space.pages import about, views
 from space.services import Services
-from space.tabs import submit_declarations
-from space.uploads import Uploads
+from space.tabs import submit_declarations, submit_messages, workspace_a11y
+from space.tabs.workspace_a11y import FOCUS_ANSWER
+from space.uploads import Uploads, path_of
 
 SPLITS = [
     ("Validation: private score with row-by-row feedback", Split.VALIDATION.value),
@@ -25,6 +26,21 @@ SPLITS = [
 ]
 FILE_LABEL = "Predictions TSV"
 OPEN_WEIGHTS = [("yes", "yes"), ("no", "no"), ("not said", "")]
+MODEL_LABEL = "Model name (required)"
+# The service names a field by its key; the page says the label on screen and marks the field (its elem_id).
+FIELDS = {
+    "model": ("Model name", "meta-model"),
+    "organization": ("Organisation", "meta-organization"),
+    "model_link": ("Model link", "meta-model-link"),
+    "paper_link": ("Paper or code link", "meta-paper-link"),
+    "contact_email": ("Contact e-mail", "meta-email"),
+    "description": ("Description", "meta-description"),
+    "open_weights": ("Open weights", "meta-open-weights"),
+    "parameters_b": ("Parameter count", "meta-parameters"),
+    **submit_declarations.FIELDS,
+}
+NO_MODEL = "model is required: the name readers will see on the board"
+REFUSED_GONE = "The file was taken off the form: fix it and upload it again."
 
 
 def build(services: Services, demo: gr.Blocks) -> gr.Tab:
@@ -33,6 +49,7 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
     uploads, per_minute = Uploads(), services.space.checks_per_minute
     checks, checking, lock = RateLimit(per_minute, 60), set[str](), threading.Lock()
     with gr.Tab("Submit", id="submit", elem_id="tab-submit") as tab:
+        workspace_a11y.install(demo)
         gr.Markdown(about.SUBMIT_HELP, elem_classes="nt-help")
         quota = gr.Markdown(about.quota_text(None, limit, service.clock()), elem_id="quota")
         with gr.Row():
@@ -52,29 +69,38 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
                 closed: dict[str, Any] = {
                     "interactive": False
                 }  # opened by open_form once the page knows who is signed in
-                model = gr.Textbox(label="Model name (required)", max_length=MAX_NAME, elem_id="meta-model", **closed)
+                model = gr.Textbox(label=MODEL_LABEL, max_length=MAX_NAME, elem_id="meta-model", **closed)
                 organization = gr.Textbox(
                     label="Organisation", max_length=MAX_NAME, elem_id="meta-organization", **closed
                 )
-                model_link = gr.Textbox(label="Model link", placeholder="https://huggingface.co/org/model", **closed)
-                paper_link = gr.Textbox(label="Paper or code link", placeholder="https://arxiv.org/abs/…", **closed)
+                link_hint, paper_hint = "https://huggingface.co/org/model", "https://arxiv.org/abs/…"
+                model_link = gr.Textbox(label="Model link", placeholder=link_hint, elem_id="meta-model-link", **closed)
+                paper_link = gr.Textbox(
+                    label="Paper or code link", placeholder=paper_hint, elem_id="meta-paper-link", **closed
+                )
                 email = gr.Textbox(
                     label="Contact e-mail (private: only maintainers see it)",
                     type="email",
                     elem_id="meta-email",
                     **closed,
                 )
-                description = gr.Textbox(label="Description", lines=2, max_length=MAX_DESCRIPTION, **closed)
+                description = gr.Textbox(
+                    label="Description", lines=2, max_length=MAX_DESCRIPTION, elem_id="meta-description", **closed
+                )
                 with gr.Row():
-                    open_weights = gr.Radio(OPEN_WEIGHTS, value="", label="Open weights", **closed)
-                    parameters = gr.Textbox(label="Parameter count", placeholder="e.g. 7B or 500M", **closed)
+                    open_weights = gr.Radio(
+                        OPEN_WEIGHTS, value="", label="Open weights", elem_id="meta-open-weights", **closed
+                    )
+                    parameters = gr.Textbox(
+                        label="Parameter count", placeholder="e.g. 7B or 500M", elem_id="meta-parameters", **closed
+                    )
                 publish = gr.Checkbox(
                     label="Publish on the leaderboard once a maintainer approves (test split only)",
                     value=False,
                     elem_id="meta-publish",
                     **closed,
                 )
-                declared = submit_declarations.build()
+                declared = submit_declarations.build(hub=service.settings.hub_benchmark_dataset is not None)
                 submit = gr.Button("2 · Submit", variant="primary", interactive=False, elem_id="submit-button")
                 receipt = gr.HTML(elem_id="submit-receipt")  # under the button it answers
                 why = gr.HTML(views.note(about.SIGNED_OUT_SUBMIT, "info"), elem_id="submit-why")
@@ -114,43 +140,59 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
         full = _full(user, split_)
         return views.note(about.no_test_left(full, service.clock()), "error") if full else ""
 
-    def run_check(path: str | None, split_: str, profile: gr.OAuthProfile | None):
+    def run_check(value: object, split_: str, profile: gr.OAuthProfile | None):
         """The report (never an exception: a bad file is an answer, shown where the user looks).
 
-        Only for signed-in users, ``CHECKS_PER_MINUTE`` each and one at a time; a refused file is deleted.
+        Only for signed-in users, ``CHECKS_PER_MINUTE`` each and one at a time. A refused file is deleted and
+        leaves the file box; its reason stays under the button until another file is checked.
         """
-        closed_ = gr.update(interactive=False)
+        closed_, path = gr.update(interactive=False), path_of(value)
         user = auth.user(profile)
-        if not path:  # no file (or the submitted one cleared): the receipt stays
-            return "", closed_, gr.skip(), views.note(about.NOT_CHECKED if user else about.SIGNED_OUT_SUBMIT, "info")
+        if not path:  # no file (refused, submitted or removed): what was said about the last one stays
+            why_ = views.note(about.NOT_CHECKED if user else about.SIGNED_OUT_SUBMIT, "info")
+            return gr.skip(), closed_, gr.skip(), why_, gr.skip()
         if user is None:  # the door refuses anonymous uploads: this path is nobody's to delete
-            return views.note(about.CHECK_SIGNED_OUT, "error"), closed_, "", views.note(about.SIGNED_OUT_SUBMIT)
-        if not Path(path).is_file():
-            return views.note(about.CHECK_GONE, "warn"), closed_, "", views.note(about.NOT_CHECKED)
+            note = views.note(about.CHECK_SIGNED_OUT, "error")
+            return note, closed_, "", views.note(about.SIGNED_OUT_SUBMIT), gr.skip()
+        held = uploads.own(user, path)  # the user's copy once claimed, else the upload itself
+        if not held or not Path(held).is_file():  # refused or submitted before: said before any check is spent
+            return views.note(about.CHECK_GONE, "warn"), closed_, "", views.note(about.NOT_CHECKED), None
         with lock:
             wait = None if user in checking else checks.take(user)
             if user in checking or wait is not None:
                 busy = views.note(about.checks_text(per_minute, wait or 1), "warn")
-                return busy, gr.skip(), gr.skip(), gr.skip()
+                return busy, gr.skip(), gr.skip(), gr.skip(), gr.skip()
             checking.add(user)
         try:
+            try:
+                own = uploads.claim(user, path)  # the user's own copy: another user's refusal cannot delete it
+            except FileNotFoundError:
+                return views.note(about.CHECK_GONE, "warn"), closed_, "", views.note(about.NOT_CHECKED), None
             services.warmup.wait()
-            checked = services.validate(path, split_)  # in a checking process: pages keep their interpreter
-            uploads.hold(user, path)
+            checked = services.validate(own, split_)  # in a checking process: pages keep their interpreter
             full = _full(user, split_)  # a file that passed, but no test submission left today
             if full is None:
-                return views.report_html(checked), gr.update(interactive=True), "", views.note(about.READY, "ok")
+                ready = views.note(about.READY, "ok")
+                return views.report_html(checked), gr.update(interactive=True), "", ready, gr.skip()
             report_ = views.report_html(checked, ready=False) + views.note(about.PASSED_BUT_FULL, "warn")
             hint = views.note(about.submit_off_full(full, service.clock()), "error")
-            return report_, closed_, "", hint
+            return report_, closed_, "", hint, gr.skip()
         except Rejected as error:
             uploads.release(user, path)
-            return views.rejected_html(str(error), error.report), closed_, "", views.note(about.NOT_CHECKED)
+            refused = views.rejected_html(str(error), error.report) + views.note(REFUSED_GONE, "info")
+            return refused, closed_, "", views.note(about.NOT_CHECKED), None
         except Exception as error:
-            return views.note(describe(error), "error"), closed_, "", views.note(about.NOT_CHECKED)
+            return views.note(describe(error), "error"), closed_, "", views.note(about.NOT_CHECKED), gr.skip()
         finally:
             with lock:
                 checking.discard(user)
+
+    def cleared(profile: gr.OAuthProfile | None):
+        """The user removed the file: its report goes, and the file too (it will not be submitted)."""
+        user = auth.user(profile)
+        if user is not None:
+            uploads.drop(user)
+        return "", gr.update(interactive=False), views.note(about.NOT_CHECKED if user else about.SIGNED_OUT_SUBMIT)
 
     def on_split(split_: str, profile: gr.OAuthProfile | None):
         """Publishing is for test submissions: validation scores stay private. The test quota, said at once."""
@@ -158,7 +200,7 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
         return publish_, _split_note(auth.user(profile), split_)
 
     def run_submit(
-        path,
+        value,
         split_,
         model_,
         org,
@@ -176,11 +218,13 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
         share_on_hub_,
         profile: gr.OAuthProfile | None,
     ):
-        user = auth.require_user(profile, "submit")
+        user, path = auth.require_user(profile, "submit"), path_of(value)
         if not path:
             raise gr.Error("Upload a predictions TSV first.")
-        if not Path(path).is_file():
-            return views.note(about.CHECK_GONE, "warn"), gr.skip(), gr.update(interactive=False), gr.skip(), gr.skip()
+        own = uploads.own(user, path)  # the copy claimed at the check: the user's own
+        if not own or not Path(own).is_file():
+            gone, hint = views.note(about.CHECK_GONE, "warn"), views.note(about.NOT_CHECKED)
+            return gone, hint, gr.skip(), gr.update(interactive=False), None, gr.skip()
         metadata = {
             "model": model_,
             "organization": org,
@@ -193,16 +237,23 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
         }
         publish_ = bool(publish_) and split_ == Split.TEST
         answers = submit_declarations.answers(
-            split_, publish_, trained_on_, beyond_, code_link_, best_of_, share_on_hub_
+            split_, publish_, trained_on_, beyond_, code_link_, best_of_, share_on_hub_, hub=declared.hub
         )
+        # Nothing said above the Submit button contradicts the refusal under it: "Ready" goes.
+        refused: tuple = ("", *(gr.skip(),) * 4)
+        if not str(model_ or "").strip():  # said before the service's answer, in the words on screen
+            return submit_messages.refusal(NO_MODEL, FIELDS), *refused
+        unanswered = submit_declarations.unanswered(answers)
+        if unanswered:
+            return submit_messages.unanswered(unanswered), *refused
         try:
             receipt_ = service.submit(
-                path, split=split_, user=user, metadata=metadata, publish=publish_, declarations=answers
+                own, split=split_, user=user, metadata=metadata, publish=publish_, declarations=answers
             )
         except Rejected as error:  # the metadata, mostly (the file passed its check): kept, to fix and send again
-            return views.rejected_html(str(error), error.report, "Not submitted"), *(gr.skip(),) * 4
+            return submit_messages.refusal(str(error), FIELDS, error.report), *refused
         except Exception as error:  # the quota, the store: said where the user looks
-            return views.note(f"Not submitted: {describe(error)}", "error"), *(gr.skip(),) * 4
+            return views.note(f"Not submitted: {describe(error)}", "error"), *refused
         uploads.release(user, path)  # the service keeps its own copy
         services.wakeup()  # score it now, not at the next interval
         with shown():
@@ -214,8 +265,9 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
                 receipt_.submission_id, receipt_.split, receipt_.duplicate, words, publish_, renamed, window
             )
             hint = views.note(about.NOT_CHECKED, "info")
-            # The file input is emptied (the service has its copy): the next file can be dropped at once.
-            return html, with_budget(about.quota_text(left, limit, now)), gr.update(interactive=False), hint, None
+            # The file input and its report are emptied (the service has its copy): the next file can come at once.
+            quota_ = with_budget(about.quota_text(left, limit, now))
+            return html, hint, quota_, gr.update(interactive=False), None, ""
 
     def _renamed(submission_id: str, user: str, typed: str) -> tuple[str, str] | None:
         """(kept, typed) when a re-sent file's submission keeps the name sent the first time."""
@@ -230,31 +282,24 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
         start(show_quota, None, signed_in, show_progress="hidden", **quiet)
         start(open_form, split, opened, show_progress="hidden", **quiet)
     # The three ways to check share two workers: a check reads the whole file (up to 60 MB) into memory.
-    checking_ = {"concurrency_limit": 2, "concurrency_id": "check", **quiet}
-    checked = [report, submit, receipt, why]
-    upload.change(run_check, [upload, split], checked, api_name="check_file", **checking_).then(
-        None, js=SCROLL_TO % "validation-report", **shows
+    # The file input is read raw (``path_of``): Gradio's preprocessing of it leaves an empty file each time.
+    checking_ = {"concurrency_limit": 2, "concurrency_id": "check", "preprocess": False, **quiet}
+    checked = [report, submit, receipt, why, upload]
+    # A check runs when the user uploads (not on every change of the box: emptying it after a refusal or a
+    # submission is no new file), on the button, and when the split changes under a file.
+    upload.upload(run_check, [upload, split], checked, api_name="check_file", **checking_).then(
+        None, js=FOCUS_ANSWER % "validation-report", **shows
     )
     check.click(run_check, [upload, split], checked, **checking_).then(
-        None, js=SCROLL_TO % "validation-report", **shows
+        None, js=FOCUS_ANSWER % "validation-report", **shows
     )
     split.change(run_check, [upload, split], checked, **checking_)
+    upload.clear(cleared, None, [report, submit, why], show_progress="hidden", **quiet)
     split.change(on_split, split, [publish, split_note], show_progress="hidden", **quiet)
     for asked in (split.change, publish.change):  # the declarations: asked of a public test entry only
         asked(submit_declarations.shown, [split, publish], declared.box, show_progress="hidden", **quiet)
     fields = [upload, split, *form, publish, *declared.inputs]
-    sent = submit.click(
-        run_submit, fields, [receipt, quota, submit, why, upload], api_name="submit", concurrency_limit=2, **quiet
-    )
-    sent.then(None, js=SCROLL_TO % "submit-receipt", **shows)
+    answered = [receipt, why, quota, submit, upload, report]
+    sent = submit.click(run_submit, fields, answered, api_name="submit", concurrency_limit=2, preprocess=False, **quiet)
+    sent.then(None, js=FOCUS_ANSWER % "submit-receipt", **shows)
     return tab
-
-
-# After a click, the answer is brought into view when its top is not on the screen (the page does not jump
-# when it already is). Runs in the browser only.
-SCROLL_TO = """() => { requestAnimationFrame(() => {
-  const el = document.getElementById('%s');
-  if (!el || !el.textContent.trim()) return;
-  const top = el.getBoundingClientRect().top;
-  if (top < 0 || top > window.innerHeight - 160) el.scrollIntoView({block: 'start'});
-}); }"""

@@ -17,7 +17,7 @@ from playwright.sync_api import Page, expect
 from leaderboard import Leaderboard, Settings
 from scoring import load_answer_key
 from scoring.examples import write_example
-from space.tabs.submit_declarations import BEST_OF_LABEL
+from space.tabs.submit_declarations import BEST_OF_LABEL, BEYOND_LABEL, TRAINED_LABEL
 from tests.browser.conftest import MAINTAINER, SHOTS, RunningApp, shot
 from tests.browser.helpers import LONG_MS, open_tab, scored, sign_in, upload
 from tests.hardening.web import web_api
@@ -291,6 +291,9 @@ def test_i_choose_my_public_entry_withdraw_it_and_download_my_file(page_at, app:
     expect(page.locator("#my-detail")).to_contain_text("Tara-1")
     page.get_by_role("button", name="Make this my public entry").click()
     done = page.locator("#my-action-note")
+    expect(done).to_contain_text(f"withdraws your other entries asking to be on the board: Tara-2 ({second}")
+    assert second in {r["submission_id"] for r in service.public_table()}  # nothing done before the confirmation
+    page.get_by_role("button", name="Yes: make it public, withdraw the others").click()
     expect(done).to_contain_text(f"{first} is your public entry (on the leaderboard). Off the board now: {second}")
     top_on_screen(page, "#my-action-note")
     expect(page.locator(f"#my-submissions-table tr[data-id='{second}']")).to_contain_text("withdrawn by you")
@@ -382,16 +385,18 @@ def test_a_public_test_entry_is_asked_its_declarations_and_refused_without_them(
     page.get_by_label("Publish on the leaderboard once a maintainer approves (test split only)").check()
     box = page.locator("#declarations")
     expect(box).to_be_visible()
-    expect(box).to_contain_text("Once a maintainer approves this entry, the Space opens a pull request")
+    expect(box).not_to_contain_text("pull request")  # no Hub benchmark configured here: no Hub opt-in offered
     fill_and_submit(page, f"Declan-{size[0]}")
     receipt = page.locator("#submit-receipt")
-    expect(receipt).to_contain_text("missing: trained_on, test_images_beyond_inference, best_of", timeout=LONG_MS)
+    expect(receipt).to_contain_text("needs these questions answered", timeout=LONG_MS)
+    for label in (TRAINED_LABEL, BEYOND_LABEL, BEST_OF_LABEL):
+        expect(receipt).to_contain_text(label)
+    expect(receipt).not_to_contain_text("trained_on")
     top_on_screen(page, "#submit-receipt")
     seen(page, f"submit-declarations-missing-{size[0]}")
     box.locator("#decl-trained").get_by_label("Yes, on the validation split").check()
     box.locator("#decl-beyond").get_by_label("No", exact=True).check()
     box.get_by_label(BEST_OF_LABEL).fill("3")
-    box.get_by_label("Share this result on the model's Hub page").check()
     button = page.get_by_role("button", name="2 · Submit")
     button.scroll_into_view_if_needed()
     button.click()
@@ -403,5 +408,5 @@ def test_a_public_test_entry_is_asked_its_declarations_and_refused_without_them(
         "validation",
         False,
         3,
-        True,
+        False,
     )

@@ -12,6 +12,7 @@ from leaderboard.service import Leaderboard
 from space.pages import desk_release, views
 from space.tabs.my_submissions import _with_release_note
 from tests.service_fixtures import MAINTAINER, submit
+from tests.space.test_desk import refused_call
 from tests.space.test_gradio_internals import served_, site  # noqa: F401  (the running site, with its desk)
 
 
@@ -56,6 +57,5 @@ def test_the_desk_lists_the_withheld_figure_with_its_decision(settings, clock, f
 def test_the_desk_switch_refuses_anyone_but_a_maintainer(served_):  # noqa: F811
     url, _, _ = served_
     with httpx.Client(base_url=f"{url}/maintainers", timeout=60) as client:
-        posted = client.post("/gradio_api/call/set_release_policy", json={"data": ["ladder"]})
-        answer = client.get(f"/gradio_api/call/set_release_policy/{posted.json()['event_id']}").text
+        answer = refused_call(client, "set_release_policy", ["ladder"])
     assert "You are not signed in, so you are not a maintainer" in answer

@@ -294,17 +294,21 @@ def slow_hub(url: str, until: float, at_once: int = 45) -> Attack:
 
 
 def slow_bodies(url: str, until: float, senders: int = 4) -> Attack:
-    """Issue 25, finding 5: scripted submissions with a valid token announcing 200 KB and sending a byte every 2 s
-    (before, two of them held both of the route's slots for ever and an honest submission got no answer)."""
+    """Issue 25, finding 5: scripted submissions with a valid token announcing 200 KB and sending the file a byte
+    every 2 s (before, two of them held both of the route's slots for ever and an honest submission got no
+    answer); each sender a new user, so that the per-user upload limit is not what ends it."""
     attack = Attack(f"{senders} slow bodies (a byte every 2 s) on the scripted route")
     host, port = httpx.URL(url).host, httpx.URL(url).port
+    part = 'Content-Disposition: form-data; name="file"; filename="p.tsv"\r\nContent-Type: text/plain\r\n\r\n'
+    count = iter(range(10**6))
 
     def trickle(i: int) -> str:
         with socket.create_connection((host, port), timeout=120) as sock:
             head = (
                 f"POST /script-api/submit HTTP/1.1\r\nHost: {host}:{port}\r\n"
-                f"Authorization: Bearer hf_user_trickler{i}_xx\r\nContent-Type: multipart/form-data; boundary=b\r\n"
-                "Content-Length: 200000\r\n\r\n--b"
+                f"Authorization: Bearer hf_user_trickler{i}x{next(count)}_xx\r\n"
+                "Content-Type: multipart/form-data; boundary=b\r\nContent-Length: 200000\r\n\r\n"
+                f"--b\r\n{part}"
             )
             sock.sendall(head.encode())
             sock.settimeout(2.0)

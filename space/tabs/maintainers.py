@@ -18,13 +18,16 @@ from typing import Any
 
 import gradio as gr
 
+from leaderboard import hub_eval
 from leaderboard.flags import read_flags
 from leaderboard.moderation import decision_text
 from leaderboard.probing import ProbeFinder, finished_tests
+from leaderboard.records import Split
 from space.errors import describe, shown
 from space.pages import about, desk_copies, desk_detail, views
 from space.pages.activity import HELP as ACTIVITY_HELP
 from space.pages.activity import activity_table
+from space.pages.html import esc
 from space.pages.probes import probe_section
 from space.services import Services
 from space.tabs import desk_confirm, desk_release, desk_reported, maintainers_flags
@@ -154,7 +157,7 @@ def _desk(services: Services) -> tuple[list, Callable, gr.Dropdown]:
             desk_detail.pending_table(waiting) + desk_copies.pending_marks(waiting),
             gr.update(choices=choices, value=chosen),
             gr.update(value=(mark := desk_copies.mark(view)), visible=bool(mark)),  # no empty gap without one
-            desk_detail.declared_html(declarations, view),
+            desk_detail.declared_html(declarations, view) + _hub_note(service, view, chosen),
             # Approve is the big default only when nothing about the entry is contested.
             gr.update(visible=can.approve, variant="secondary" if can.contested else "primary"),
             gr.update(visible=can.hide),
@@ -303,3 +306,12 @@ def _label(view) -> str:
     score = view.summary.score if view.summary else None
     value = f"{score:.2f}" if isinstance(score, int | float) else view.status
     return f"{view.metadata.get('model')} · {view.user} · {view.split} · {value} · {view.submission_id}"
+
+
+def _hub_note(service, view, chosen: str | None) -> str:  # noqa: ANN001
+    """What approving the entry does on the Hub (a pull request, where, or why none), beside its declarations."""
+    if view is None or not chosen or view.split != Split.TEST:
+        return ""
+    sharing = bool(service.settings.hub_benchmark_dataset)
+    text = hub_eval.approval_note(service.registry.entry(chosen), sharing)
+    return f'<p class="nt-help" id="desk-hub-pr">{esc(text)}</p>'

@@ -182,6 +182,9 @@ def sign_in_routes(space: SpaceSettings) -> list[Route]:
         request.session["oauth_info"] = {
             "userinfo": {"preferred_username": user, "name": user, "profile": "", "picture": "", "local": True},
             "expires_at": int(time.time()) + SESSION_HOURS * 3600,
+            # The shape of Gradio's OAuth session, which a handler asking for a ``gr.OAuthToken`` reads: no Hub token.
+            "access_token": None,
+            "scope": "",
         }
         log.info("local sign-in as %s", user)
         return RedirectResponse(back_to(form.get("next")), status_code=303)

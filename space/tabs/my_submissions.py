@@ -17,6 +17,7 @@ from typing import Any
 
 import gradio as gr
 
+from leaderboard import hub_eval
 from leaderboard.records import APPROVAL_PENDING, JobStatus, ReviewDecision, Split
 from leaderboard.results import rows_download_tsv
 from space.errors import describe, shown
@@ -75,6 +76,8 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
             choose = gr.Button("Make this my public entry", visible=False, elem_id="my-choose", variant="primary")
             withdraw = gr.Button("Withdraw from the leaderboard", visible=False, elem_id="my-withdraw")
             cancel = gr.Button("Cancel: do not score it", visible=False, elem_id="my-cancel", variant="stop")
+            # The result on the model's Hub page, proposed under the submitter's own account (their OAuth token).
+            share = gr.Button("Propose it on my model's Hub page", visible=False, elem_id="my-share")
         done = gr.HTML(elem_id="my-action-note")  # what an action did (or why not), under its button
         # Choosing a public entry withdraws the submitter's others: said first, done on this second click.
         confirm = gr.Button("Yes: make it public, withdraw the others", visible=False, elem_id="my-choose-confirm")
@@ -85,7 +88,7 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
         waiting = gr.State(None)  # (outcome count, monotonic time, ids waiting) at the last read of the store
         timer = gr.Timer(POLL_S, active=False)  # on only while something of the visitor's is waiting
 
-    buttons = [sent_file, choose, withdraw, cancel, confirm]
+    buttons = [sent_file, choose, withdraw, cancel, confirm, share]
     skipped = (gr.skip(),) * (7 + len(buttons))
     hidden = tuple(gr.update(visible=False) for _ in buttons)
 
@@ -143,6 +146,7 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
             gr.update(visible=view.publish and view.released and not view.cancelled),
             gr.update(visible=view.status == JobStatus.PENDING and not view.cancelled),
             gr.update(visible=False),
+            gr.update(visible=_shareable(service, view)),
         )
 
     def on_row(shown_: str, evt: gr.SelectData, profile: gr.OAuthProfile | None):
@@ -184,6 +188,22 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
     def confirmed(picked: str | None, shown_: str, asked_, profile: gr.OAuthProfile | None):
         return act("confirm", picked, asked_, profile)
 
+    def share_(picked: str | None, shown_: str, profile: gr.OAuthProfile | None, token: gr.OAuthToken | None):
+        """The pull request on the model's Hub repo, opened with the submitter's own token: the Hub then decides
+        whether they may, and they are its author (the Space opens one itself only on repos they control)."""
+        user = auth.require_user(profile, "propose your result on the Hub")
+        if not picked:
+            return (*refresh(picked, "", profile), views.note("Pick a submission first.", "warn"), None)
+        if token is None or not token.token:
+            why = "Sign in with Hugging Face to propose it under your own account (this sign-in has no Hub token)."
+            return (*refresh(picked, "", profile), views.note(why, "warn"), None)
+        try:
+            url = service.ownership.open_pull_request(picked, user, token.token)
+            text, kind = f"Proposed on the Hub under your account: {url}", "ok"
+        except Exception as error:  # refused by the Hub or the service: said under the button
+            text, kind = f"Not done: {describe(error)}", "error"
+        return (*refresh(picked, "", profile), views.note(text, kind), None)
+
     outputs = [table, pick, detail, rows_file, seen, waiting, timer, *buttons]
     quiet: dict[str, Any] = {"show_progress": "hidden", "api_visibility": "undocumented"}
     reads: dict[str, Any] = {**quiet, "concurrency_limit": None}  # reads of the visitor's own rows: no queue
@@ -197,6 +217,9 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
         button.click(
             acting(action), [pick, seen], [*outputs, done, asked], api_name=name, concurrency_limit=2, **quiet
         ).then(None, api_visibility="private", **focus)
+    share.click(
+        share_, [pick, seen], [*outputs, done, asked], api_name="share_on_hub", concurrency_limit=2, **quiet
+    ).then(None, api_visibility="private", **focus)
     confirm.click(
         confirmed,
         [pick, seen, asked],
@@ -225,6 +248,15 @@ def _perform(service, action: str, submission_id: str, user: str) -> str:
     test = service.status(submission_id, user).split == Split.TEST
     freed = " Its place in your daily test quota is free again." if test else ""
     return f"{submission_id} is cancelled: it will not be scored.{freed}"
+
+
+def _shareable(service, view) -> bool:  # noqa: ANN001
+    """Whether the submitter can propose the picked result on its model's Hub page: sharing is set up here, and
+    it is an approved, public, scored test entry whose model link is a Hub model repo."""
+    settings = service.settings
+    if not (settings.hub_benchmark_dataset and settings.hub_space_url) or view.split != Split.TEST:
+        return False
+    return hub_eval.shareable(service.registry.entry(view.submission_id)) is not None
 
 
 def choosable(view, mine) -> bool:

@@ -21,6 +21,7 @@ import pytest
 from tests.browser.conftest import RunningApp, start_app, stop_app
 from tests.hardening.web import web_api
 from tests.hardening.web.slow_hub import SlowHub
+from tests.hardening.web.web_seed import Files, receipt_id, submit
 
 REAL = "203.0.113.7"  # the caller's real address, which the proxy appends
 CAPS = {
@@ -231,3 +232,19 @@ def test_searches_nobody_made_before_are_limited_per_caller_and_the_usual_views_
     assert usual == [200, 200]  # drawn before: served to anyone, nothing spent
     other = httpx.get(f"{url}/", params={"q": "mine"}, headers=forwarded("x", real="192.0.2.51"), timeout=30)
     assert other.status_code == 200  # another address has its own allowance
+
+
+def test_proposing_a_result_on_the_hub_needs_the_submitters_own_hugging_face_sign_in(
+    app: RunningApp, tmp_path: Path
+):
+    """Issue 26, finding 4: a result reaches a model repo only by the hand of someone who controls it; from My
+    submissions that is the submitter, with their own token, which the local sign-in does not have."""
+    url, cookie = app.url, web_api.sign_in(app.url, "frank")
+    answer = submit(app, cookie, Files(app, tmp_path).make("validation", seed=7), "validation", model="Frank-Nav")
+    picked = receipt_id(answer)
+    anonymous = web_api.call(url, "share_on_hub", [None, ""], None)
+    assert not anonymous.ok and "Sign in" in anonymous.text
+    session = secrets.token_hex(6)  # one visit, as the page's: the picker's choices are this visit's
+    web_api.call(url, "my_submission", [None, ""], cookie, session=session)  # fills this visit's picker
+    local = web_api.call(url, "share_on_hub", [picked, ""], cookie, session=session)
+    assert "Sign in with Hugging Face to propose it under your own account" in local.text, local.text[:300]

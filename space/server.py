@@ -47,6 +47,7 @@ from space.script_api import routes as script_routes
 from space.security_headers import SecurityHeaders, policy_for
 from space.services import Services
 from space.settings import SpaceSettings
+from space.tabs.workspace_a11y import ANNOUNCED
 from space.theme import CSS, THEME
 
 __all__ = ["DESK_PATH", "WORKSPACE_PATH", "build_app", "guarded", "private_paths", "serve"]
@@ -81,7 +82,9 @@ def build_app(
     for path, blocks in ((WORKSPACE_PATH, workspace), (DESK_PATH, desk)):
         blocks.queue(default_concurrency_limit=4)
         bound_visits(blocks, space.max_visits)
-        gr.mount_gradio_app(app, blocks, path, **_serving(settings), theme=THEME, css=CSS, head=HEAD)
+        gr.mount_gradio_app(
+            app, blocks, path, **_serving(settings), theme=THEME, css=CSS, head=HEAD, i18n=gr.I18n(en=ANNOUNCED)
+        )
         check_files(blocks)
         guard.events.attach(path, pending_counter(blocks), unread_forgetter(blocks))
         guard.page_loads[path] = load_events(blocks)

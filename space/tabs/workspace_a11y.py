@@ -110,7 +110,6 @@ FOCUS_ANSWER = """() => { requestAnimationFrame(() => {
 
 
 def install(demo: gr.Blocks) -> None:
-    """The skip link (drawn by the first tab that loads) and the announcer's words, once per page."""
+    """The skip link (drawn by the first tab that loads); the announcer's words are ``ANNOUNCED``, given to
+    ``mount_gradio_app(i18n=...)`` by the site (``space/server.py``)."""
     gr.HTML("", js_on_load=SKIP_LINK, elem_classes="nt-skip-installer", padding=False)
-    if getattr(demo, "i18n_instance", None) is None:
-        demo.i18n_instance = gr.I18n(en=ANNOUNCED)

@@ -19,7 +19,8 @@ import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
-from benchmarks.pages.audits import AXE, axe
+from benchmarks.pages.audits import axe
+from tests.browser.axe_setup import axe_ready
 from tests.browser.conftest import MAINTAINER, page_maker, shot, stop_app
 from tests.browser.desk_helpers import (
     CODE,
@@ -300,8 +301,8 @@ def test_an_empty_queue_says_so_on_a_phone(at_desk, desk: Desk):
 # -- readability -------------------------------------------------------------------------------------------
 
 
-@pytest.mark.skipif(not AXE.is_file(), reason="axe-core is not installed (npm ci in benchmarks/pages)")
 def test_axe_finds_no_serious_contrast_problem_on_the_desk_and_the_submit_page(chromium, desk: Desk):
+    axe_ready()
     # Reduced motion: a button still fading between two colours (0.2 s) is measured as it will end.
     context = chromium.new_context(viewport=LAPTOP, bypass_csp=True, reduced_motion="reduce")
     try:

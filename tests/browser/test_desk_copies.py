@@ -9,18 +9,15 @@ above the Approve button, both inside the viewport. The copier's own page never 
 from __future__ import annotations
 
 import inspect
-import json
 import re
-from pathlib import Path
 
-import numpy as np
-import pandas as pd
 import pytest
 from playwright.sync_api import FloatRect, Page, expect
 
 from scoring import load_answer_key
 from scoring.examples import write_example
 from tests.browser.conftest import MAINTAINER, RunningApp, shot
+from tests.browser.desk_helpers import jittered
 from tests.browser.helpers import choose, open_desk, open_tab, scored, sign_in
 
 pytestmark = pytest.mark.browser
@@ -45,7 +42,7 @@ def copied(app: RunningApp, tmp_path_factory: pytest.TempPathFactory) -> tuple[s
     if "declarations" in inspect.signature(service.submit).parameters:  # required of a public test entry
         extra["declarations"] = {"trained_on": "none", "test_images_beyond_inference": False, "best_of": 1}
     copy = service.submit(
-        _jittered(source, folder / "copy.tsv"),
+        jittered(source, folder / "copy.tsv"),
         split="test",
         user="carl",
         metadata={"model": "Carl-Nav", "contact_email": "carl@example.org"},
@@ -55,17 +52,6 @@ def copied(app: RunningApp, tmp_path_factory: pytest.TempPathFactory) -> tuple[s
     scored(service, copy)
     assert (service.status(copy).likely_copy or {}).get("of") == original  # the worker wrote the mark
     return original, copy
-
-
-def _jittered(source: Path, out: Path) -> Path:
-    rng = np.random.default_rng(5)
-    frame = pd.read_csv(source, sep="\t", dtype=str, keep_default_na=False)
-    frame["prediction"] = [
-        json.dumps([[x + int(rng.choice((-1, 1))), y + int(rng.choice((-1, 1)))] for x, y in json.loads(cell)])
-        for cell in frame["prediction"]
-    ]
-    frame.to_csv(out, sep="\t", index=False)
-    return out
 
 
 def _page(chromium, size: tuple[int, int]) -> Page:

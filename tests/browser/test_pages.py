@@ -121,7 +121,7 @@ def test_a_test_submission_approved_by_a_maintainer_reaches_the_leaderboard(new_
     expect(pending).to_contain_text("bob-navigator@example.org")  # maintainers see the contact
     choose(maintainer, "Submission to act on", re.compile(submission_id))
     maintainer.get_by_role("button", name="Approve").click()
-    expect(maintainer.locator("#maint-status")).to_contain_text(f"Approved {submission_id}")
+    expect(maintainer.locator("#maint-status")).to_contain_text(f"Approved {submission_id}", timeout=LONG_MS)
     expect(maintainer.locator("#audit-log")).to_contain_text("approve")
     shot(maintainer, "maintainers")
 

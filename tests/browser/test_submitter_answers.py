@@ -19,6 +19,7 @@ from leaderboard import Leaderboard, Settings
 from scoring import load_answer_key
 from scoring.examples import write_example
 from space.tabs.submit_declarations import BEST_OF_LABEL, BEYOND_LABEL, TRAINED_LABEL
+from tests.browser.axe_setup import axe_ready
 from tests.browser.conftest import MAINTAINER, RunningApp, page_maker, start_app, stop_app
 from tests.browser.helpers import LONG_MS, open_tab, scored, sign_in, upload
 from tests.browser.submitter_helpers import (
@@ -393,6 +394,7 @@ def test_bobs_refused_check_of_the_same_file_leaves_alices_submission(app: Runni
 def test_axe_finds_no_critical_or_serious_violation_on_the_submitter_tabs(chromium, app: RunningApp, files):
     from benchmarks.pages.audits import axe
 
+    axe_ready()
     service = service_of(app)
     meta = {"model": "Axe-Nav", "contact_email": "x@example.org"}
     scored(service, service.submit(files["validation"], split="validation", user="axel", metadata=meta).submission_id)

@@ -51,7 +51,7 @@ def test_the_redos_parameter_count_is_refused_by_its_length_cap(web_app: Running
     before = len(service_of(web_app).my_submissions("redos-rita"))
     answer = submit(web_app, cookie, web_files.make("validation", seed=900), "validation", parameters_b=ATTACK)
     assert "nt-note-error" in answer.text  # the page's refusal note, not a receipt
-    assert "parameters_b has 4801 characters, expected at most 32" in answer.text
+    assert "Parameter count has 4801 characters, expected at most 32" in answer.text  # named by its label
     assert "1" * 64 not in answer.text and " " * 64 not in answer.text
     assert len(service_of(web_app).my_submissions("redos-rita")) == before
 

@@ -38,7 +38,14 @@ its scripts from.
    who sends it is resolved from its token by the route itself, which then applies the same
    per-user upload limits;
 4. every other request body is capped at ``MAX_CALL_KB``; callers without a session may start at
-   most ``ANONYMOUS_CALLS_PER_MINUTE`` events per client.
+   most ``ANONYMOUS_CALLS_PER_MINUTE`` events per client, signed-in users ``USER_CALLS_PER_MINUTE``;
+5. every body must arrive within ``BODY_DEADLINE_S`` (plus a second per 64 KB) of its first byte (408);
+6. an event on a mounted Gradio page is read before it queues (``space/events.py``): the desk's are for
+   maintainers only, a visit (``session_hash``) is its opener's alone, and a caller holds at most its cap
+   of events waiting, running or unread.
+
+The client is the peer, or with ``TRUSTED_PROXIES`` the address that many entries from the right of
+``X-Forwarded-For`` (the proxy appends the real one there; the left is whatever the caller wrote).
 
 docs/SPACE.md has the table of every endpoint, who may call it and at what cost.
 """
@@ -406,6 +413,28 @@ class Keeper:
 class Body:
     """A request's ``receive`` with a deadline from its first read; a late body reads as a disconnect."""
 
+    def __init__(self, receive: Receive, deadline_s: float) -> None:
+        self._receive, self.deadline_s = receive, deadline_s
+        self._ends: float | None = None
+        self.late = False
+        self._whole = False  # the last part has come: later reads wait for the real disconnect, without a deadline
+
+    async def receive(self) -> Message:
+        if self.late:
+            return {"type": "http.disconnect"}
+        if self._whole:
+            return await self._receive()
+        loop = asyncio.get_running_loop()
+        if self._ends is None:
+            self._ends = loop.time() + self.deadline_s
+        try:
+            message = await asyncio.wait_for(self._receive(), max(0.0, self._ends - loop.time()))
+        except TimeoutError:
+            self.late = True
+            return {"type": "http.disconnect"}
+        self._whole = message["type"] != "http.request" or not message.get("more_body", False)
+        return message
+
     async def read(self) -> bytes:
         """The whole body (its size already checked against the caps), or what came before the deadline."""
         chunks: list[bytes] = []
@@ -416,23 +445,6 @@ class Body:
             chunks.append(message.get("body", b""))
             if not message.get("more_body", False):
                 return b"".join(chunks)
-
-    def __init__(self, receive: Receive, deadline_s: float) -> None:
-        self._receive, self.deadline_s = receive, deadline_s
-        self._ends: float | None = None
-        self.late = False
-
-    async def receive(self) -> Message:
-        if self.late:
-            return {"type": "http.disconnect"}
-        loop = asyncio.get_running_loop()
-        if self._ends is None:
-            self._ends = loop.time() + self.deadline_s
-        try:
-            return await asyncio.wait_for(self._receive(), max(0.0, self._ends - loop.time()))
-        except TimeoutError:
-            self.late = True
-            return {"type": "http.disconnect"}
 
 
 def load_events(blocks: Any) -> tuple[frozenset[int], frozenset[str]]:

@@ -403,7 +403,12 @@ class Keeper:
                 self.guard.settle(session, started)
             await send(message)
 
-        await self.app(scope, body.receive, settled)
+        try:
+            await self.app(scope, body.receive, settled)
+        except Exception:
+            if not body.late:
+                raise
+            # the app gave up on the body it was reading (a client that stopped sending): the 408 says why
         if body.late and not answered:
             why = f"The request body did not arrive within {body.deadline_s:.0f} s."
             REFUSALS.note(f"{scope['method']} {scope['path'][:120]}", "a slow sender", why)

@@ -234,9 +234,7 @@ def test_searches_nobody_made_before_are_limited_per_caller_and_the_usual_views_
     assert other.status_code == 200  # another address has its own allowance
 
 
-def test_proposing_a_result_on_the_hub_needs_the_submitters_own_hugging_face_sign_in(
-    app: RunningApp, tmp_path: Path
-):
+def test_proposing_a_result_on_the_hub_needs_the_submitters_own_hugging_face_sign_in(app: RunningApp, tmp_path: Path):
     """Issue 26, finding 4: a result reaches a model repo only by the hand of someone who controls it; from My
     submissions that is the submitter, with their own token, which the local sign-in does not have."""
     url, cookie = app.url, web_api.sign_in(app.url, "frank")
@@ -248,3 +246,40 @@ def test_proposing_a_result_on_the_hub_needs_the_submitters_own_hugging_face_sig
     web_api.call(url, "my_submission", [None, ""], cookie, session=session)  # fills this visit's picker
     local = web_api.call(url, "share_on_hub", [picked, ""], cookie, session=session)
     assert "Sign in with Hugging Face to propose it under your own account" in local.text, local.text[:300]
+
+
+def test_a_scripted_submission_whose_file_trickles_is_cut_at_its_deadline_and_frees_its_slot(app: RunningApp):
+    """Before: two bodies announced at 200 KB, sent a byte every 2 s with a valid token, held both of the scripted
+    route's slots for ever; now each is answered 408 once its deadline passes, and an honest one goes through."""
+    port = int(app.url.rsplit(":", 1)[1])
+    part = 'Content-Disposition: form-data; name="file"; filename="p.tsv"\r\nContent-Type: text/plain\r\n\r\n'
+    answers: list[bytes] = []
+
+    def trickle(i: int) -> None:
+        with socket.create_connection(("127.0.0.1", port), timeout=60) as sock:
+            head = (
+                f"POST /script-api/submit HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                f"Authorization: Bearer hf_user_trickler{i}_xx\r\nX-Forwarded-For: x, 192.0.2.{60 + i}\r\n"
+                "Content-Type: multipart/form-data; boundary=b\r\nContent-Length: 200000\r\n\r\n"
+                f"--b\r\n{part}"
+            )
+            sock.sendall(head.encode())
+            sock.settimeout(1.0)
+            answer = b""
+            for _ in range(60):  # a byte a second: BODY_DEADLINE_S=2, +3 s for 200 KB
+                try:
+                    sock.sendall(b"x")
+                    answer += sock.recv(4096)
+                except TimeoutError:
+                    continue
+                except OSError:
+                    break
+                if b"\r\n\r\n" in answer:
+                    break
+            answers.append(answer)
+
+    with ThreadPoolExecutor(2) as pool:
+        list(pool.map(trickle, range(2)))
+    assert all(a.startswith(b"HTTP/1.1 408") for a in answers), [a[:80] for a in answers]
+    honest = script_submit(app.url, "hf_user_honest_xx", forwarded("x", real="192.0.2.70"))
+    assert honest.status_code in (200, 400), honest.text[:300]  # the slots are free: the file itself is judged

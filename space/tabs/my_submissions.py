@@ -88,7 +88,7 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
         waiting = gr.State(None)  # (outcome count, monotonic time, ids waiting) at the last read of the store
         timer = gr.Timer(POLL_S, active=False)  # on only while something of the visitor's is waiting
 
-    buttons = [sent_file, choose, withdraw, cancel, confirm, share]
+    buttons = [sent_file, choose, withdraw, cancel, share, confirm]  # the confirmation last: ``act`` shows it
     skipped = (gr.skip(),) * (7 + len(buttons))
     hidden = tuple(gr.update(visible=False) for _ in buttons)
 
@@ -145,8 +145,8 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
             gr.update(visible=choosable(view, mine)),
             gr.update(visible=view.publish and view.released and not view.cancelled),
             gr.update(visible=view.status == JobStatus.PENDING and not view.cancelled),
-            gr.update(visible=False),
             gr.update(visible=_shareable(service, view)),
+            gr.update(visible=False),
         )
 
     def on_row(shown_: str, evt: gr.SelectData, profile: gr.OAuthProfile | None):

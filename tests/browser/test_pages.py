@@ -121,6 +121,13 @@ def test_a_test_submission_approved_by_a_maintainer_reaches_the_leaderboard(new_
     expect(pending).to_contain_text("bob-navigator@example.org")  # maintainers see the contact
     choose(maintainer, "Submission to act on", re.compile(submission_id))
     maintainer.get_by_role("button", name="Approve").click()
+    # Another test of this session may have sent the same example file first: then the desk marks this entry a
+    # likely copy and asks before approving it (issue 24); the maintainer confirms.
+    approved = maintainer.locator("#maint-status").filter(has_text=f"Approved {submission_id}")
+    asked = maintainer.get_by_role("button", name="Yes, approve and publish")
+    expect(approved.or_(asked)).to_be_visible(timeout=LONG_MS)
+    if asked.is_visible():
+        asked.click()
     expect(maintainer.locator("#maint-status")).to_contain_text(f"Approved {submission_id}", timeout=LONG_MS)
     expect(maintainer.locator("#audit-log")).to_contain_text("approve")
     shot(maintainer, "maintainers")

@@ -204,6 +204,7 @@ def test_a_hub_that_hangs_holds_a_few_callers_and_no_page(app: RunningApp, hub: 
     timed_out = [a for a in answers if "did not answer within" in a.json()["error"]]
     assert len(timed_out) == 2 and len(told_at_once) == 6, [a.json()["error"] for a in answers]
     assert json.loads(answers[0].text)["error"].startswith("Not submitted")
+    hub.release.set()  # the Hub answers again: the hung lookups end and free their slots for the tests after
 
 
 def test_the_desks_actions_are_refused_at_the_door_and_its_page_still_opens(app: RunningApp):

@@ -75,6 +75,7 @@ def main(environ: dict[str, str] | None = None) -> None:
         os.environ.setdefault(name, value)
     services = Services.create(settings, space)
     site = build_app(settings, space, services, build_workspace(services), build_desk(services))
+    services.board.keep_fresh()  # the public rows read and drawn ahead in a thread, not by readers' requests
     services.warmup.start(then=services.start_children)  # then the checking and drawing processes
     if services.pages_busy is not None:  # scoring steps aside while the pages answer (leaderboard/pages_first.py)
         environ[PAGES_BUSY_ENV] = str(services.pages_busy.path)

@@ -96,7 +96,7 @@ class Services:
     def scored(self, submission_id: str) -> None:
         """The worker (in its own process) committed an outcome: the board and My submissions show it now."""
         self.outcomes.scored(submission_id)
-        self.board.invalidate()
+        self.board.refresh()
 
     @classmethod
     def create(

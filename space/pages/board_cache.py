@@ -3,8 +3,13 @@
 ``BoardCache`` reads the rows at most once every ``max_age_s`` (one reader at a time; the others
 are served the rows already read) and gives each distinct set of rows a ``version``: the public
 pages and the JSON API draw once per version (``space/public/drawn.py``), and the CSV file of each
-split is written once per version here. ``invalidate()`` (called when the worker reports an
-outcome, or after a moderation action) makes the next request read the rows again at once.
+split is written once per version here.
+
+In the app, ``keep_fresh()`` moves the reading off the requests: a thread of its own reads the rows
+every ``max_age_s``, and ``refresh()`` reads them at once where the worker's outcome or a moderation
+action is heard. When the rows change, the ``on_change`` listeners draw the views readers ask for
+most *before* readers are given the new version, so no reader waits for a read or a drawing while
+files are scored. Without the thread (a test, a script), ``invalidate()`` makes the next request read.
 """
 
 from __future__ import annotations
@@ -57,16 +62,44 @@ class BoardCache:
         self._lock = threading.Lock()  # the CSV files
         self._csv: dict[str, CsvFile] = {}
         self.reads = 0  # store reads so far (what the cache saves is visible in tests)
+        self._listeners: list[Callable[[Snapshot], None]] = []
+        self._wake = threading.Event()
+        self._reader: threading.Thread | None = None
+
+    def on_change(self, listener: Callable[[Snapshot], None]) -> None:
+        """``listener(snapshot)`` runs when the rows change, before readers are given ``snapshot``."""
+        self._listeners.append(listener)
+
+    def keep_fresh(self) -> None:
+        """Read the rows every ``max_age_s`` in a thread of its own, from now on: requests never read them."""
+        if self._reader is None:
+            self._reader = threading.Thread(target=self._read_forever, name="board-rows", daemon=True)
+            self._reader.start()
+
+    def refresh(self) -> None:
+        """Read the rows now, in this thread (the worker reported an outcome, a maintainer acted)."""
+        with self._reading:
+            try:
+                self._reread()
+            except Exception:  # nothing read yet and the store failed: the next read tries again
+                log.warning("could not read the public table", exc_info=True)
+
+    def _read_forever(self) -> None:
+        while True:
+            self.refresh()
+            self._wake.wait(self.max_age_s)
+            self._wake.clear()
 
     def invalidate(self) -> None:
         with self._lock:
             self._invalidated += 1
             self._read_at = float("-inf")
+        self._wake.set()
 
     def snapshot(self) -> Snapshot:
         """The current rows: re-read when older than ``max_age_s`` or invalidated, else the ones in hand."""
         current = self._snapshot
-        if current is not None and self._clock() - self._read_at < self.max_age_s:
+        if current is not None and (self._reader is not None or self._clock() - self._read_at < self.max_age_s):
             return current
         # Someone else is reading already: serve the rows in hand rather than queue behind the store.
         if not self._reading.acquire(blocking=current is None):
@@ -90,10 +123,16 @@ class BoardCache:
             self._read_at = started
             return current
         self.reads += 1
+        if current is None or rows != current.rows:
+            changed = None if current is None else self._wall()  # the first read says nothing of when
+            fresh = Snapshot((current.version + 1) if current else 1, rows, changed)
+            for listener in self._listeners:
+                try:
+                    listener(fresh)
+                except Exception:  # a view that cannot be drawn ahead is drawn on its request, as before
+                    log.warning("could not draw ahead for results version %d", fresh.version, exc_info=True)
+            self._snapshot = fresh
         with self._lock:
-            if current is None or rows != current.rows:
-                changed = None if current is None else self._wall()  # the first read says nothing of when
-                self._snapshot = Snapshot((current.version + 1) if current else 1, rows, changed)
             if self._invalidated == invalidated:
                 self._read_at = started
         return self._snapshot  # type: ignore[return-value]

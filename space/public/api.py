@@ -20,12 +20,9 @@ import hashlib
 import json
 import math
 import re
-import threading
-from collections import OrderedDict
-from collections.abc import Callable, Hashable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TypeVar
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -38,6 +35,7 @@ from space.pages.board_cache import Snapshot
 from space.pages.board_url import SPLITS
 from space.pages.entry import MAX_ID
 from space.public.board_page import last_updated
+from space.public.drawn import Drawn
 from space.public.entry_page import intervals_of
 from space.services import Services
 
@@ -49,7 +47,6 @@ BODIES = 2048  # bodies kept: two boards and each public entry of the current re
 BYTES = 64_000_000  # and at most this many bytes of them in all
 MAX_IF_NONE_MATCH = 4096  # characters of an If-None-Match header read (a browser sends one tag)
 HEADERS = {"Cache-Control": "public, no-cache", "Vary": "Accept-Encoding"}
-T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -78,7 +75,9 @@ class Api:
     def __init__(self, services: Services) -> None:
         self.services = services
         self.intervals = intervals_of(services)
-        self.kept = Kept()
+        self.kept: Drawn[Body] = Drawn(BODIES, BYTES, weigh=_weight)
+        self.indexes: Drawn[Index] = Drawn(2, 2, weigh=lambda index: 1)  # the ids of a version, looked up per entry
+        services.board.on_change(self.draw_ahead)
 
     async def board(self, request: Request) -> Response:
         split = request.query_params.get("split", "test")
@@ -95,9 +94,13 @@ class Api:
             return error(404, f"no public entry has the id {wanted!r}")
         return answer(request, body)
 
-    def board_body(self, split: str) -> Body:
-        snapshot, index = self.index()
+    def board_body(self, split: str, snapshot: Snapshot | None = None) -> Body:
+        snapshot, index = self.index(snapshot)
         return self.kept.get(snapshot.version, ("board", split), lambda: Body.of(board_json(snapshot, split, index)))
+
+    def draw_ahead(self, snapshot: Snapshot) -> None:
+        """The test board's body for ``snapshot``, made before readers are given it (``BoardCache.on_change``)."""
+        self.board_body("test", snapshot)
 
     def entry_body(self, submission_id: str) -> Body | None:
         """The entry's body, or None when no public row has the id (private, withdrawn, never made)."""
@@ -115,9 +118,9 @@ class Api:
 
         return self.kept.get(snapshot.version, ("entry", submission_id), draw)
 
-    def index(self) -> tuple[Snapshot, Index]:
-        snapshot = self.services.board.snapshot()
-        return snapshot, self.kept.get(snapshot.version, "index", lambda: Index.of(snapshot.rows))
+    def index(self, snapshot: Snapshot | None = None) -> tuple[Snapshot, Index]:
+        taken = snapshot or self.services.board.snapshot()
+        return taken, self.indexes.get(taken.version, "index", lambda: Index.of(taken.rows))
 
     def groups(self, snapshot: Snapshot, row: Row) -> list[dict[str, object]]:
         public = next((r for r in snapshot.rows if r.get("submission_id") == row.get("submission_id")), row)
@@ -220,51 +223,5 @@ def error(status: int, message: str) -> Response:
     return JSONResponse({"error": message}, status_code=status, headers={"Cache-Control": "no-cache"})
 
 
-# -- what is drawn, once per results version ---------------------------------------------------------------
-
-
-class Kept:
-    """Values made once per results version and key: one maker per key at a time (the others wait for its
-    result), the newest version only, the least recently used out past ``size`` values or ``budget`` bytes."""
-
-    def __init__(self, size: int = BODIES, budget: int = BYTES) -> None:
-        self.size, self.budget = size, budget
-        self._lock = threading.Lock()
-        self._kept: OrderedDict[Hashable, object] = OrderedDict()
-        self._making: dict[Hashable, threading.Lock] = {}
-        self._version = 0
-        self._held = 0
-        self.made = 0  # how many were made (what the cache saves shows in tests)
-
-    def get(self, version: int, key: Hashable, make: Callable[[], T]) -> T:
-        with self._lock:
-            if version > self._version:  # older versions are never asked for again
-                self._kept.clear()
-                self._held, self._version = 0, version
-            if key in self._kept and version == self._version:
-                self._kept.move_to_end(key)
-                return self._kept[key]  # type: ignore[return-value]  # kept under its key by make()
-            gate = self._making.setdefault((version, key), threading.Lock())
-        with gate:
-            with self._lock:
-                if key in self._kept and version == self._version:
-                    return self._kept[key]  # type: ignore[return-value]
-            try:
-                made = make()
-            except BaseException:
-                with self._lock:
-                    self._making.pop((version, key), None)
-                raise
-            with self._lock:  # kept before the gate goes: a request coming now finds it
-                self._making.pop((version, key), None)
-                self.made += 1
-                if version == self._version:  # a request that read the rows before they changed: not kept
-                    self._held += _weight(made) - _weight(self._kept.pop(key, None))
-                    self._kept[key] = made
-                    while self._kept and (len(self._kept) > self.size or self._held > self.budget):
-                        self._held -= _weight(self._kept.popitem(last=False)[1])
-        return made
-
-
-def _weight(value: object) -> int:
-    return len(value.data) if isinstance(value, Body) else 0
+def _weight(body: Body) -> int:
+    return len(body.data)

@@ -9,6 +9,7 @@ only the header, which names who is signed in, is drawn per request (pages are `
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from urllib.parse import quote, urlencode
 
 from starlette.concurrency import run_in_threadpool
@@ -21,6 +22,7 @@ from leaderboard.uncertainty_compare import GroupFigure
 from space.limits import RateLimit
 from space.pages import entry
 from space.pages.about import TITLE
+from space.pages.board_cache import Snapshot
 from space.pages.warmup import EXAMPLES
 from space.public import about_page, board_page, entry_page
 from space.public.board_address import address, controls_of, is_noisy
@@ -41,6 +43,8 @@ EMBED_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; "
     "base-uri 'self'; form-action 'self'; frame-ancestors *"
 )
+AHEAD = 8  # board views drawn ahead of a new results version
+DRAW = {"board": board_page.board_body, "embed": board_page.embed_body}
 INTERVALS_LATER = (
     "<p class='nt-note nt-note-info' id='entry-intervals-later'>The per-group intervals appear once the public "
     "datasets are prepared (the first start makes them): reload in a few seconds.</p>"
@@ -63,12 +67,22 @@ def routes(services: Services, viewer_of: Callable[[Request], Viewer]) -> list[B
 class Pages:
     def __init__(self, services: Services, viewer_of: Callable[[Request], Viewer]) -> None:
         self.services, self.viewer_of = services, viewer_of
-        self.drawn = Drawn()
+        self.drawn: Drawn[str] = Drawn()
         # A search or a filter is any text: each new one is drawn on the request, so each caller may ask for a
         # bounded number of views nobody asked for before (a room of readers shares the views already drawn).
         self.fresh = RateLimit(services.space.fresh_views_per_minute, 60)
         self.intervals = entry_page.intervals_of(services)
         self._static: dict[str, bytes] = {}
+        services.board.on_change(self.draw_ahead)
+
+    def draw_ahead(self, snapshot: Snapshot) -> None:
+        """The default board and the board views read most lately, drawn for ``snapshot`` before readers are
+        given it (``BoardCache.on_change``): while files are scored, no reader waits for a drawing."""
+        views = [("board", controls_of([]))]
+        recent = self.drawn.recent(snapshot.version - 1, 4 * AHEAD)
+        views += [v for v in recent if isinstance(v, tuple) and v[0] in DRAW]
+        for kind, controls in list(dict.fromkeys(views))[:AHEAD]:
+            self.drawn.get(snapshot.version, (kind, controls), partial(DRAW[kind], snapshot, controls))
 
     # -- the board ---------------------------------------------------------------------------------------
 

@@ -194,9 +194,9 @@ def _desk(services: Services) -> tuple[list, Callable, gr.Dropdown]:
         try:
             done = say(action(), "ok")
         except Exception as error:
-            services.board.invalidate()  # a store write of unknown outcome may have landed all the same
+            services.board.refresh()  # a store write of unknown outcome may have landed all the same
             return unchanged(f"{failed}: {describe(error)}")
-        services.board.invalidate()  # the action may have changed the public table: the next view reads it
+        services.board.refresh()  # the action may have changed the public table: the next view shows it
         with shown():
             return [done, *(gr.update(visible=False) for _ in closes), *load(then or picked, by)]
 

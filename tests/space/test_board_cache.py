@@ -100,3 +100,35 @@ def test_a_failed_read_keeps_the_rows_already_shown(tmp_path: Path):
     cache._load = broken
     clock.now = 5.0
     assert cache.snapshot() is first
+
+
+def test_new_rows_are_drawn_for_before_readers_are_given_them(tmp_path: Path):
+    """While files are scored each result is a new version: readers keep the one in hand until it is drawn."""
+    store, clock = Store(), Clock()
+    cache = BoardCache(store.load, tmp_path, max_age_s=1.0, clock=clock)
+    first = cache.snapshot()
+    seen: list[tuple[int, int]] = []  # (the version drawn for, the version readers held meanwhile)
+    cache.on_change(lambda fresh: seen.append((fresh.version, cache.snapshot().version)))
+    store.rows = [entry("Model-A", 42.5), baseline_row("test")]
+    cache.refresh()  # the worker reported an outcome: read now, in the reporting thread
+    assert seen == [(first.version + 1, first.version)]
+    assert cache.snapshot().version == first.version + 1 and store.reads == 2
+    cache.refresh()  # the same rows: no new version, nothing drawn
+    assert seen == [(first.version + 1, first.version)] and store.reads == 3
+
+
+def test_once_kept_fresh_readers_never_read_the_store(tmp_path: Path):
+    store = Store()
+    cache = BoardCache(store.load, tmp_path, max_age_s=3600.0)
+    changed = threading.Event()
+    cache.on_change(lambda fresh: changed.set() if fresh.version > 1 else None)
+    cache.keep_fresh()
+    first = cache.snapshot()
+    reads = store.reads
+    store.gate = threading.Event()  # a read from now on waits: a reader that read would hang here
+    cache.invalidate()  # wakes the thread, which reads (and waits at the gate) instead of the next reader
+    assert all(cache.snapshot() is first for _ in range(50))
+    store.rows = [entry("Model-A", 42.5), baseline_row("test")]
+    store.gate.set()
+    assert changed.wait(10), "the thread never read the new rows"
+    assert cache.snapshot().version == first.version + 1 and store.reads >= reads + 1

@@ -93,7 +93,8 @@ def rows_site(seeded: Site, tmp_path: Path) -> Callable[[list[dict[str, object]]
     """A site over hand-made public rows (kinds the store makes rarely: Hub rows, validation figures)."""
 
     def made(rows: list[dict[str, object]]) -> TestClient:
-        services = dataclasses.replace(seeded.services, board=BoardCache(lambda: rows, tmp_path))
+        board = BoardCache(lambda: [dict(r) for r in rows], tmp_path)  # a fresh copy per read, as a store gives
+        services = dataclasses.replace(seeded.services, board=board)
         return site_of(services, [Viewer()])
 
     return made

@@ -21,6 +21,7 @@ from space.board_download import routes as csv_routes
 from space.pages import board_csv, entry
 from space.pages.board_cache import Snapshot
 from space.public import api
+from space.public.drawn import Drawn
 from tests.service_fixtures import MAINTAINER, submit
 from tests.space.public.conftest import Site
 
@@ -145,20 +146,22 @@ def test_each_body_is_drawn_once_per_results_version(seeded: Site):
         thread.join()
     for _ in range(5):
         app.board_body("test"), app.entry_body(seeded.ids["Noisy"]), app.entry_body("no-such-id")
-    assert app.kept.made == 3  # the test board, the id index, the one entry
+    assert app.kept.drawings == 2 and app.indexes.drawings == 1  # the test board, the one entry; the id index
     assert seeded.services.board.snapshot().version == snapshot.version
 
 
-def test_the_cache_keeps_the_newest_version_only_and_stays_within_its_bounds():
-    kept = api.Kept(size=3, budget=100)
+def test_the_cache_keeps_two_versions_and_stays_within_its_bounds():
+    kept: Drawn[api.Body] = Drawn(size=3, budget=100, weigh=api._weight)
     body = api.Body.of_bytes(b"x" * 40)
     for key in "abcd":
         kept.get(1, key, lambda: body)
-    assert kept.made == 4 and len(kept._kept) == 2  # 3 x 40 bytes is over the budget
-    kept.get(2, "a", lambda: body)
-    assert list(kept._kept) == ["a"]
-    kept.get(1, "b", lambda: body)  # a request that read the rows before they changed: answered, not kept
-    assert list(kept._kept) == ["a"]
+    assert kept.drawings == 4 and len(kept._kept) == 2  # 3 x 40 bytes is over the budget
+    kept.get(2, "a", lambda: body)  # drawn ahead of the change: readers still on version 1 keep theirs
+    assert list(kept._kept) == [(1, "d"), (2, "a")]
+    kept.get(3, "a", lambda: body)
+    assert list(kept._kept) == [(2, "a"), (3, "a")]  # version 1 is never asked for again
+    kept.get(1, "b", lambda: body)  # a request that read the rows two changes ago: answered, not kept
+    assert list(kept._kept) == [(2, "a"), (3, "a")] and kept.drawings == 7
 
 
 def test_last_updated_is_an_iso_time_or_date(seeded: Site):
@@ -180,7 +183,7 @@ def test_the_etag_changes_when_a_result_is_published(client: TestClient, seeded:
     later = submit(service, path, user="frank", model="Later", publish=True).submission_id
     service.worker.drain()
     service.approve(later, by=MAINTAINER)
-    seeded.services.board.invalidate()  # what the app does when the worker reports or a maintainer acts
+    seeded.services.board.refresh()  # what the app does when the worker reports or a maintainer acts
     after = client.get("/api/board", headers={"If-None-Match": before["/api/board"]})
     assert after.status_code == 200 and after.headers["etag"] != before["/api/board"]
     assert any(r["submission_id"] == later for r in after.json()["rows"])

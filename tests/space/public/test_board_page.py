@@ -180,3 +180,18 @@ def test_what_a_visitor_types_stays_text(site):
     assert "<script>alert" not in html and "&lt;script&gt;alert(1)&lt;/script&gt;" in html
     missing = site.client.get("/entry/%3Cimg%20src=x%20onerror=alert(1)%3E").text
     assert "<img src=x" not in missing and "&lt;img src=x onerror=alert(1)&gt;" in missing
+
+
+def test_a_new_results_version_is_drawn_before_readers_ask(rows_site):
+    """The default board and the views read lately are drawn by the reader of the rows, not by a visitor."""
+    rows = [_row("a", "submission", 40.0, "Alpha")]
+    client = rows_site(rows)
+    pages = next(r.endpoint.__self__ for r in client.app.routes if getattr(r, "path", "") == "/")
+    board = pages.services.board
+    client.get("/?sort=date")
+    assert "Alpha" in client.get("/").text
+    rows.append(_row("b", "submission", 60.0, "Beta"))
+    board.refresh()  # what the app does when the worker reports an outcome
+    drawn = pages.drawn.drawings
+    assert "Beta" in client.get("/").text and "Beta" in client.get("/?sort=date").text
+    assert pages.drawn.drawings == drawn  # both were drawn ahead

@@ -12,19 +12,22 @@ from space.public.shell import Viewer
 
 
 def test_a_body_is_drawn_once_per_version_and_the_cache_stays_bounded():
-    drawn, calls = Drawn(size=2, characters=10), []
+    drawn, calls = Drawn[str](size=2, budget=10), []
 
     def draw(text: str):
         return lambda: calls.append(text) or text
 
     assert drawn.get(1, "a", draw("aaa")) == "aaa" and drawn.get(1, "a", draw("zzz")) == "aaa"
     assert drawn.get(2, "a", draw("new")) == "new"  # a new version draws again
+    assert drawn.get(1, "a", draw("zzz")) == "aaa"  # readers still on the version before keep theirs
+    assert drawn.get(3, "a", draw("3")) == "3"
     assert drawn.get(1, "b", draw("old")) == "old" and drawn.get(1, "b", draw("old")) == "old"
-    assert calls == ["aaa", "new", "old", "old"]  # an older version's drawing is never kept
-    drawn.get(2, "b", draw("bbbb"))
-    drawn.get(2, "c", draw("cccc"))  # three kept would be over size=2 and 10 characters: "a" goes
-    drawn.get(2, "a", draw("again"))
+    assert calls == ["aaa", "new", "3", "old", "old"]  # a version two changes old is never kept
+    drawn.get(3, "b", draw("bbbb"))
+    drawn.get(3, "c", draw("cccc"))  # three kept would be over size=2 and 10 characters: "a" goes
+    drawn.get(3, "a", draw("again"))
     assert calls[-1] == "again"
+    assert drawn.recent(3, 2) == ["a", "c"] and drawn.recent(2, 5) == []
 
 
 def test_many_requests_for_a_view_being_drawn_wait_for_that_one_drawing():

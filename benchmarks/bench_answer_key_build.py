@@ -101,7 +101,7 @@ def _dataset(data: Path, samples: int, size: str) -> Path:
 def _generator() -> Callable:
     sys.path.insert(0, str(ROOT))
     try:
-        from synthetic import write_demo_dataset  # the generator's home once issue 9's move lands
+        from synthetic import write_demo_dataset  # the generator's home (older checkouts: scoring.synthetic)
     except ImportError:
         from scoring.synthetic import write_demo_dataset
     return write_demo_dataset

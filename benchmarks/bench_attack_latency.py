@@ -1,4 +1,4 @@
-"""A viewer's board while someone attacks the CPU: idle, then during each attack of issue 14, each vs 1.5x idle.
+"""A viewer's board while someone attacks the CPU: idle, then during each attack, each vs 1.5x idle.
 
     .venv/bin/python benchmarks/bench_attack_latency.py                     # 5 viewers, 60 s a phase
     .venv/bin/python benchmarks/bench_attack_latency.py --phase-s 30 --samples 50 --size 640x480
@@ -77,7 +77,7 @@ ATTACKS = [
     "slow Hub",
 ]
 WORKSPACE = "/submit"  # the signed-in Gradio page (Submit, My submissions, Explorer): its events are under it
-TARGET_RATIO = 1.5  # issue 14: a viewer's board within 1.5x idle during each CPU attack
+TARGET_RATIO = 1.5  # a viewer's board within 1.5x idle during each CPU attack
 REDOS = "1" * 2400 + " " * 2400 + "x"
 UNDECLARED = (None, None, "", "", False)  # /submit's declarations: asked of a public test entry only
 LAYERS = [
@@ -216,7 +216,7 @@ def fresh_views(url: str, until: float, callers: int = 4) -> Attack:
 
 
 def forged_addresses(url: str, until: float, callers: int = 4) -> Attack:
-    """Issue 25, finding 2: each call behind a new forged ``X-Forwarded-For`` (the proxy, ``TRUSTED_PROXIES=1``,
+    """Forged addresses: each call behind a new forged ``X-Forwarded-For`` (the proxy, ``TRUSTED_PROXIES=1``,
     appends the same real address): an unknown token on the scripted route (a ``whoami`` to the Hub each, before)
     and an anonymous event."""
     attack = Attack(f"{callers} callers, a forged address on every call")
@@ -246,7 +246,7 @@ def forged_addresses(url: str, until: float, callers: int = 4) -> Attack:
 
 
 def stranger_draws(url: str, until: float, burst: int = 150) -> Attack:
-    """Issue 25, finding 4: bursts of 150 anonymous Explorer draws joined at once and never read (150 queued in
+    """Unread draws: bursts of 150 anonymous Explorer draws joined at once and never read (150 queued in
     0.6 s before, and a signed-in user's own drawing then took 59 s)."""
     attack = Attack(f"bursts of {burst} anonymous explorer draws, never read")
     with httpx.Client(base_url=url, timeout=60) as client:
@@ -269,7 +269,7 @@ def stranger_draws(url: str, until: float, burst: int = 150) -> Attack:
 
 
 def slow_hub(url: str, until: float, at_once: int = 45) -> Attack:
-    """Issue 25, finding 5: 45 scripted submissions at once whose ``whoami`` hangs (the stand-in Hub never answers
+    """A slow Hub: 45 scripted submissions at once whose ``whoami`` hangs (the stand-in Hub never answers
     a ``slow`` token); before, the page's own script got no answer within 20 s."""
     attack = Attack(f"{at_once} scripted submissions waiting on a Hub that hangs")
 
@@ -294,7 +294,7 @@ def slow_hub(url: str, until: float, at_once: int = 45) -> Attack:
 
 
 def slow_bodies(url: str, until: float, senders: int = 4) -> Attack:
-    """Issue 25, finding 5: scripted submissions with a valid token announcing 200 KB and sending the file a byte
+    """Slow bodies: scripted submissions with a valid token announcing 200 KB and sending the file a byte
     every 2 s (before, two of them held both of the route's slots for ever and an honest submission got no
     answer); each sender a new user, so that the per-user upload limit is not what ends it."""
     attack = Attack(f"{senders} slow bodies (a byte every 2 s) on the scripted route")

@@ -18,7 +18,7 @@ several approvals at once. Prints:
 - the wait from submission to FINISHED: median and max, in real seconds and in unscaled minutes;
 - the commit-budget lines the pages showed meanwhile.
 
-Target (issue 14): every submission acknowledged and scored, no double, nothing lost.
+Target: every submission acknowledged and scored, no double, nothing lost.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/bench_fair_queue.py                 # both orders on the demo (12 scenes, 1440x1080)
     .venv/bin/python benchmarks/bench_fair_queue.py --order fair    # only the fair one (the FIFO run takes minutes)
 
-Attack 4 of issue 14, on the embedded default: accounts mallory, trudy and eve each submit three
+On the embedded default: accounts mallory, trudy and eve each submit three
 validation files whose every row is a 2000-point zigzag across the image (the costliest valid
 file, ``benchmarks/worst_case_traces.py``); one second later, while the first of them is being
 scored, "victim" submits the notebook-like noisy example to the test split. The service's real

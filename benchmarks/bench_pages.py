@@ -1,4 +1,4 @@
-"""The public pages against issue 22's targets: time to the first screen beside a static copy, bytes, Lighthouse, axe.
+"""The public pages against their targets: time to the first screen beside a static copy, bytes, Lighthouse, axe.
 
     .venv/bin/python benchmarks/bench_pages.py                              # starts this checkout's app.py, seeded
     .venv/bin/python benchmarks/bench_pages.py --app-dir /tmp/before --json docs/perf/pages-before.json
@@ -21,7 +21,7 @@ the app already running at ``--url``. Then, in one run, prints figures (it asser
 4. **axe-core** on every public page (board, entry, compare, about; ``/embed`` where the app has it): violated
    rules (and elements) by impact (target 0 critical or serious).
 
-The app's pages are found by their layout: "plain" (issue 22: ``/entry/<id>``, ``/compare?compare=a,b``,
+The app's pages are found by their layout: "plain" (``/entry/<id>``, ``/compare?compare=a,b``,
 ``/about``, ``/embed``) when ``GET /about`` answers a page that is not Gradio's, else "gradio" (today: ``/?entry=``,
 ``/?compare=``, the About tab). Entries are read off the board's rows. ``ANONYMOUS_CALLS_PER_MINUTE`` is lifted
 for the started app: a hundred page loads from one address are one reader's worth of calls to the guard.

@@ -4,16 +4,16 @@
     .venv/bin/python benchmarks/bench_soak.py --minutes 6 --window-min 2     # a short run
     .venv/bin/python benchmarks/bench_soak.py --root /tmp/before             # another checkout, to compare
 
-(The viewers load the plain board and its files; on a checkout from before issue 22, whose board is Gradio's,
+(The viewers load the plain board and its files; on an older checkout, whose board is Gradio's,
 they would fetch the page and its files without running its events: compare checkouts with the plain board.)
 
-Issue 14, attack 11: with 50 viewers loading the board and nothing else, page p95 rose from 1.8 s
-to 3.6 s over three minutes, because Gradio kept every visit's copy of the page. Since issue 22 the
-board is a plain page that never touches Gradio's sessions; the soak checks that it stays flat. Starts
-the real app (``python app.py``, as ``bench_app.App`` does) on a fresh ``LEADERBOARD_HOME`` and runs
-``load_test``'s viewers (``viewer_process``: ``GET /``, its files through a browser's cache, now and then
-``/api/board``, then ``--think-s``), and samples the RSS of the app and of its children (the scoring
-process, the checking and drawing processes) every ``--sample-s``.
+With 50 viewers loading the Gradio board and nothing else, page p95 doubled within three minutes, because
+Gradio kept every visit's copy of the page. The board is now a plain page that never touches Gradio's
+sessions; the soak checks that it stays flat. Starts the real app (``python app.py``, as ``bench_app.App``
+does) on a fresh ``LEADERBOARD_HOME`` and runs ``load_test``'s viewers (``viewer_process``: ``GET /``, its
+files through a browser's cache, now and then ``/api/board``, then ``--think-s``), and samples the RSS of
+the app and of its children (the scoring process, the checking and drawing processes) every
+``--sample-s``.
 
 Prints page p50/p95 of the first and of the last ``--window-min`` minutes (target: last p95 <= 1.1x
 the first), p95 per minute, the RSS over time (target: flat), and the machine's load: the figures
@@ -38,7 +38,7 @@ from benchmarks.load_test import APP_PROBE, Result, percentiles, spread, stop_ap
 from benchmarks.proc_stats import children, rss_mb  # noqa: E402
 from benchmarks.viewer_process import start_viewers  # noqa: E402
 
-TARGET_RATIO = 1.1  # issues 14 and 22: p95 of the last 5 minutes <= 1.1x the first 5
+TARGET_RATIO = 1.1  # p95 of the last 5 minutes <= 1.1x the first 5
 
 
 def sample_memory(pid: int, every_s: float, stop: threading.Event, samples: list[tuple[float, float, float]]) -> None:

@@ -12,7 +12,7 @@ Inputs, on the tests' synthetic validation split (6 samples at 96x72, 16 expecte
   through ``read_submission``; a read file through intake's check (``check_file``), and one in
   ``--score-every`` through the scorer with ground truth;
 - cells: prediction cells, JSON of point lists and other values, mutated, or random text, each
-  checked against METRIC.md's rule written plainly (``input_strategies.defects``).
+  checked against docs/METRIC.md's rule written plainly (``input_strategies.defects``).
 
 Prints inputs tried, accepted, refused by message class, escapes (any exception but the documented
 ones, or a refusal that is not one short line: must be 0), oracle mismatches (must be 0) and

@@ -1,4 +1,4 @@
-"""A literal, slow implementation of METRIC.md, written the way the published scorer works.
+"""A literal, slow implementation of docs/METRIC.md, written the way the published scorer works.
 
 It is the oracle the golden cases (``tests/scoring/golden/``) are generated from and the "before"
 figure of the speed benchmark, so it is written to be obviously right, not fast, and shares
@@ -26,10 +26,10 @@ from skimage.draw import line, line_aa
 
 TABLE_PATH = Path(__file__).resolve().parent.parent / "scoring" / "category_penalty.tsv"
 EMBODIMENTS = ("Human", "Legged Robot", "Wheeled Robot", "Bicycle")
-PENALTY_SCALE = 0.8  # METRIC.md "Inputs": each table value is multiplied by 0.8
-NEAR_DISTANCE = 35  # METRIC.md step 1: penalty only where d(p) > 35
-MIN_POINTS, MAX_POINTS, MAX_ABS = 2, 2000, 100000  # METRIC.md "Valid and invalid predictions"
-BASELINE_RAW = 3234.75  # METRIC.md: B for NaviTrace
+PENALTY_SCALE = 0.8  # docs/METRIC.md, "What is scored": each table value is multiplied by 0.8
+NEAR_DISTANCE = 35  # docs/METRIC.md step 1: penalty only where d(p) > 35
+MIN_POINTS, MAX_POINTS, MAX_ABS = 2, 2000, 100000  # docs/METRIC.md, "Valid, invalid and missing rows"
+BASELINE_RAW = 3234.75  # docs/METRIC.md: B for NaviTrace
 
 
 @lru_cache(maxsize=1)
@@ -148,7 +148,7 @@ def literal_score_row(
     embodiment: str,
     baseline_raw: float = BASELINE_RAW,
 ) -> dict:
-    """Score one row by the letter of METRIC.md.
+    """Score one row by the letter of docs/METRIC.md.
 
     Returns ``status`` ('valid' | 'invalid'), ``score``, ``dtw``, ``fde``, ``penalty``, ``raw``,
     ``best_gt`` (all ``None`` when invalid), plus ``reason`` (why invalid, else ``None``) and

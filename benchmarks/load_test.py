@@ -20,7 +20,7 @@ and a synthetic dataset, then:
 Where the time goes, in the app (``benchmarks/app_probe``, loaded into it when a probe is on): ``--gc-probe F``
 records its garbage collections (and prints them per phase), ``--request-probe F`` each request's time at
 its outermost middleware (by default in the work folder: the board's server time per phase is always
-printed, the figure issue 22's targets are about; the viewers' own, which a busy machine inflates, beside
+printed, the figure the targets are about; the viewers' own, which a busy machine inflates, beside
 it), ``--step-probe F`` each step of Gradio's events (queue to handler to postprocessing, by API name);
 ``--samples-out F`` writes the viewers' page loads and their own event loop's lateness, so a timeline can
 lay the client's time beside the server's.
@@ -28,7 +28,7 @@ lay the client's time beside the server's.
 Everything stops by itself at ``--deadline-s`` at the latest, and the app is stopped at the end.
 Prints uploads acknowledged and scored, p50/p95/max of the page (as the viewers saw it: the server's
 answer on loopback) and of submit-to-FINISHED (as the uploader saw it and as the store recorded it),
-page latency idle against while scoring (issue 22's targets: p95 <= 50 ms idle; p50 and p95 <= 1.2x idle
+page latency idle against while scoring (the targets: p95 <= 50 ms idle; p50 and p95 <= 1.2x idle
 while the files score), the errors, and where the worker scored (from the app log, which names each
 line's process and thread): in the worker process, never in the app's interpreter. A status poll that
 fails is repeated, as the page's timer would, and counted apart from the errors (under load
@@ -65,8 +65,8 @@ from scoring.examples import write_example  # noqa: E402
 
 POLL_S = 3.0  # as often as the My submissions page reads the store while waiting (space/tabs/my_submissions.FULL_S)
 REQUEST_THREAD = "AnyIO worker thread"  # where Gradio runs synchronous event handlers
-TARGET_IDLE_P95_S = 0.050  # issue 22: the board's p95 idle, 50 viewers
-TARGET_RATIO = 1.2  # issue 22: p50 and p95 while the files score, against idle
+TARGET_IDLE_P95_S = 0.050  # the board's p95 idle, 50 viewers
+TARGET_RATIO = 1.2  # p50 and p95 while the files score, against idle
 WARM_UP_S = 5.0  # the viewers' first loads arrive together on a cold app: also shown without them
 WORKER_PROCESS = "worker-process:"  # how the worker process's log lines name their thread
 APP_PROBE = Path(__file__).resolve().parent / "app_probe"

@@ -2,7 +2,7 @@
 
 On a real Space the people who upload, or attack, do it from their own computers; here they are
 threads of the benchmark on the app's 2 cores. ``gradio_client`` is not light: 20 uploaders took
-a third of a core (measured 2026-11-27 with ``/proc``), CPU the app would have to itself in
+a third of a core (as ``/proc`` showed), CPU the app would have to itself in
 production. After the app and the viewers' process are started, ``as_other_machines()`` moves every
 thread of this process (and all it starts meanwhile) to Linux's ``SCHED_IDLE``: the clients still do
 all their work, over the same loopback HTTP, but only on CPU that the app and the viewers (the

@@ -1,13 +1,13 @@
 """The simulated viewers, in a process of their own, on one event loop: what they time is the app.
 
-Fifty viewer threads in the benchmark's own interpreter timed mostly that interpreter: each answer
-waited for the GIL behind the other threads (and behind the uploaders' or attackers' clients in the
-same process). Measured on 2026-11-27 beside ``load_test.py``'s 50 viewer threads, a lone viewer in
-another process saw a page load in p50 10 ms idle and 12 ms while the files scored, where the threads
-saw 140 ms and 260 ms. Real viewers are other machines; here they are ``count`` asyncio tasks (one
-browser each) in a child process that does nothing else, so the other load of a benchmark (uploads,
-attacks) never shares their interpreter. Each pause between a viewer's loads is drawn at random around
-``think_s`` (``THINK_SPREAD``), as people's pauses vary.
+Fifty viewer threads in the benchmark's own interpreter timed mostly that interpreter: each answer waited
+for the GIL behind the other threads (and behind the uploaders' or attackers' clients in the same
+process): a lone viewer in another process, beside ``load_test.py``'s 50 viewer threads, saw page loads an
+order of magnitude faster than the threads did (``benchmarks/JOURNAL.md``). Real viewers are other
+machines; here they are ``count`` asyncio tasks (one browser each) in a child process that does nothing
+else, so the other load of a benchmark (uploads, attacks) never shares their interpreter. Each pause
+between a viewer's loads is drawn at random around ``think_s`` (``THINK_SPREAD``), as people's pauses
+vary.
 
 What a viewer does is what a browser does with the board (``space/public``): ``GET /`` (plain HTML, drawn
 once per results version), then the page's own files (its stylesheet, its script, its icon: the
@@ -54,9 +54,9 @@ import httpx
 ROOT = Path(__file__).resolve().parents[1]
 # A viewer's pause between loads is drawn from this range of ``think_s`` (mean ``think_s``). With the same
 # pause for everyone, viewers delayed together by one slow answer stayed together: they fell into convoys
-# that arrived as one burst and queued behind each other. Measured 2026-11-27 (50 viewers, idle app):
-# page + board p50 76-103 ms with a fixed 1 s pause, 9.3-9.6 ms with pauses spread over 0.5-1.5 s, and the
-# convoys re-formed at random, so a run's ratios measured them more than the app. People's pauses vary.
+# that arrived as one burst and queued behind each other: on an idle app the page's p50 was ten times
+# that with pauses spread over 0.5-1.5 s, and the convoys re-formed at random, so a run's ratios measured
+# them more than the app (benchmarks/JOURNAL.md). People's pauses vary.
 THINK_SPREAD = (0.5, 1.5)
 NEW_VISITOR = 0.1  # a tenth of the loads are a first visit (an empty cache, new connections): a guess, stated
 API_SHARE = 0.1  # a tenth of the loads also read the board's JSON (with the ETag held)

@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/worst_case_traces.py                          # 500 scenes at 96x72 and at 1440x1080
     .venv/bin/python benchmarks/worst_case_traces.py --sizes 1440x1080 --rows 100   # a sample, extrapolated
 
-2000 points is the most METRIC.md allows; each segment crossing the whole image draws the most
+2000 points is the most docs/METRIC.md allows; each segment crossing the whole image draws the most
 pixels (2000 x 1440 at full size), and every ground-truth trace is resampled to 2000 points, so DTW
 fills a 2000 x 2000 table per truth. For each image size: the whole test split (``--rows`` limits
 the rows scored, the rest extrapolated) through ``score_submission`` (the worker's call) in

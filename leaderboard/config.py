@@ -38,21 +38,43 @@ class SettingsError(ValueError):
 class Settings:
     """Everything configurable. Empty repo names mean "keep it under ``home``" (the embedded default)."""
 
+    # Local state, relative to the working directory: the stores in local mode, answer-key caches, locks and
+    # the synthetic default datasets.
     home: Path = Path(DEFAULT_HOME)
-    answer_key_dataset: str | None = None  # None: the synthetic demo dataset under home
-    public_dataset: str | None = None  # None: the public copy of the synthetic demo dataset
+    # The Hub dataset id or local folder (Hub layout, data/{split}-*.parquet) holding the test ground truth. Only
+    # the worker reads it; a private repo is read with HF_TOKEN. None: a synthetic dataset generated on first
+    # start under {home}/demo/navitrace.
+    answer_key_dataset: str | None = None
+    # What users may see, e.g. leggedrobotics/navitrace (test ground truth null): intake checks files against it.
+    # Required with ANSWER_KEY_DATASET, so the answer key is never shown by mistake. None: the public copy of the
+    # synthetic dataset, {home}/demo/navitrace-public.
+    public_dataset: str | None = None
+    # The private Hub dataset org/name of requests, uploaded files, per-row scores, reviews and the audit log
+    # (created private on first use). None: {home}/requests.
     requests_repo: str | None = None
+    # The public Hub dataset org/name of the leaderboard table, loadable with datasets.load_dataset; it must differ
+    # from the requests repo. None: {home}/results.
     results_repo: str | None = None
+    # A token that writes to both repos (required when either is set) and reads a private answer key; never printed.
     hf_token: str | None = field(default=None, repr=False)
-    maintainers: frozenset[str] = frozenset()  # case-folded Hugging Face user names
+    # Comma-separated Hugging Face user names allowed to moderate (approve, reject, hide, edit, flag, rescore, read
+    # the audit log); kept case-folded, so matched without case, and checked on the server for every action.
+    maintainers: frozenset[str] = frozenset()
+    # Test-split submissions per user in any rolling 24 hours, whatever the model name. Validation is not limited,
+    # a submission that failed because of the server does not count, and 0 closes test submissions.
     test_submissions_per_day: int = 3
     # A test figure (overall, valid-only, per group) over fewer valid rows is withheld: it would tell
     # single rows' scores. 5: on the real split every embodiment holds hundreds of rows and nothing a
     # real model earns is lost; on the demo (12 samples a split) it withholds Bicycle's single row.
     min_rows_per_figure: int = 5
+    # B of the score, (B - raw) / B x 100: the straight-forward trace's mean raw score on the benchmark version's
+    # test split (python -m scoring calibrate recomputes it; docs/METRIC.md). Without ANSWER_KEY_DATASET the
+    # synthetic default's own calibration is used. Changing it calls for a rescore.
     baseline_raw: float = NAVITRACE_BASELINE_RAW
+    # Seconds between worker rounds (the scheduler's interval in the app; the pause of python -m leaderboard work).
     score_interval_s: float = 60.0
     # Worker and intake tuning; rarely changed, so defaults suit the Space.
+
     lease_s: float = 600.0  # a RUNNING job whose heartbeat is older than this is taken up again
     max_attempts: int = 3  # times a job is started before it is failed as a server problem
     dedupe_window_s: float = 600.0  # the same file from the same user within this is one submission
@@ -63,18 +85,22 @@ class Settings:
     # holds the worker ~35 s, not ~810 s. A day, per user and both splits: 500,000 = five such files
     # (~3 minutes of worst-case scoring), or ~40 ordinary full files of ~10 points a row.
     max_job_points: int = 100_000
-    daily_points: int = 500_000
+    daily_points: int = 500_000  # the points one user may ask for in 24 hours, both splits; at least max_job_points
     # Whether a test figure within noise of the submitter's best is released (leaderboard/release.py);
-    # maintainers override it (control/release.json). Why exact by default: README, "Score release policy".
+    # maintainers override it (control/release.json). Why exact by default: docs/MAINTAINERS.md.
     release_policy: ReleasePolicy = ReleasePolicy.EXACT
     fair_queue: bool = True  # False: first in, first out (the order before; the benchmark's "before")
     answer_key_cache: Path | None = None  # None: {home}/cache; tests share one across homes
     demo_samples: int = DEMO_SAMPLES  # the synthetic default: samples per split
-    demo_size: tuple[int, int] = DEMO_SIZE  # and image size (width, height)
-    # Results that travel to the Hub (leaderboard/hub_eval*.py, docs/HUB.md). None: no pull requests, no Hub rows.
-    hub_benchmark_dataset: str | None = None  # the benchmark dataset whose eval.yaml names the task
+    demo_size: tuple[int, int] = DEMO_SIZE  # the synthetic default: image size (width, height)
+    # Results that travel to the Hub (leaderboard/hub_eval*.py, docs/HUB.md).
+
+    # The benchmark dataset on the Hub whose eval.yaml names the task (docs/HUB.md). Set, approved public test
+    # entries whose submitters opted in get a pull request on their model repo, and the board can show results
+    # model repos publish; it needs HF_TOKEN and HUB_SPACE_URL. None: no pull requests, no Hub rows.
+    hub_benchmark_dataset: str | None = None
     hub_task_id: str = "score"  # the task of that eval.yaml the results belong to
-    hub_space_url: str | None = None  # where entry pages live: the source URL of a result
+    hub_space_url: str | None = None  # where entry pages live (https://{SPACE_HOST} on a Space): a result's source
     hub_pr_interval_s: float = 300.0  # how often approved entries are looked at for a pull request
     hub_refresh_s: float = 3600.0  # how often the Hub's leaderboard of the benchmark is read again
 

@@ -1,4 +1,4 @@
-"""Aggregating row scores into the summary of METRIC.md.
+"""Aggregating row scores into the summary of docs/METRIC.md.
 
 Knows nothing of traces: it sees (sample, embodiment, RowScore) triples. Every mean is
 coverage-aware: it runs over the expected rows, an invalid or missing row counting as 0, the

@@ -1,4 +1,4 @@
-"""Recomputing the anchor ``B`` of the normalised score for a dataset (METRIC.md)."""
+"""Recomputing the anchor ``B`` of the normalised score for a dataset (docs/METRIC.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Dynamic time warping distance of the NaviTrace metric (METRIC.md, step 5)."""
+"""Dynamic time warping distance of the NaviTrace metric (docs/METRIC.md, step 5)."""
 
 from __future__ import annotations
 

@@ -14,7 +14,7 @@ NOTEBOOK_COLUMNS = ("sample_id", "embodiment", "category", "prediction", "raw_re
 
 
 def straight_trace(sample: Sample) -> list[list[float]]:
-    """The straight-forward baseline: a vertical line up the image centre (METRIC.md)."""
+    """The straight-forward baseline: a vertical line up the image centre (docs/METRIC.md)."""
     return [[sample.width / 2, sample.height - 1], [sample.width / 2, 0]]
 
 

@@ -18,7 +18,7 @@ from scoring.row import NEAR_DISTANCE
 def penalty_field(labels: NDArray[np.integer], truth_pixels: Pixels, embodiment: str) -> NDArray[np.float64]:
     """``H x W`` penalty per pixel: the label's scaled cost where farther than 35 px from the trace, else 0.
 
-    Same definition as METRIC.md step 1 (Euclidean distance in pixels, exact for the lattice).
+    Same definition as docs/METRIC.md step 1 (Euclidean distance in pixels, exact for the lattice).
 
     >>> labels = np.full((1, 80), 13, dtype=np.uint8)  # a row of road
     >>> field = penalty_field(labels, np.array([[0, 0]]), "Human")

@@ -22,7 +22,7 @@ def round_half_even(values: NDArray[np.float64]) -> NDArray[np.int64]:
 
 
 def resample(trace: Trace, length: int) -> Trace:
-    """Resample ``trace`` to ``length`` points equally spaced in arc length (METRIC.md, step 2).
+    """Resample ``trace`` to ``length`` points equally spaced in arc length (docs/METRIC.md, step 2).
 
     The trace is parameterised by cumulative Euclidean arc length scaled to [0, 1] and x, y
     are interpolated linearly at ``linspace(0, 1, length)``. A one-point or zero-length
@@ -44,7 +44,7 @@ def resample(trace: Trace, length: int) -> Trace:
 
 
 def rasterise_truth(trace: Trace, height: int, width: int) -> Pixels:
-    """Pixels of a ground-truth trace drawn with anti-aliased lines (METRIC.md, step 1).
+    """Pixels of a ground-truth trace drawn with anti-aliased lines (docs/METRIC.md, step 1).
 
     Each consecutive pair of rounded points is drawn with ``skimage.draw.line_aa``; every
     returned pixel counts whatever its intensity; pixels outside the image are dropped.
@@ -63,7 +63,7 @@ def rasterise_truth(trace: Trace, height: int, width: int) -> Pixels:
 
 
 def line_pixels(trace: Trace, height: int, width: int) -> Pixels:
-    """In-image pixels of ``trace`` drawn as Bresenham lines (METRIC.md, step 3).
+    """In-image pixels of ``trace`` drawn as Bresenham lines (docs/METRIC.md, step 3).
 
     Reproduces ``skimage.draw.line`` segment by segment, concatenated, a shared vertex
     counted once per segment, but in closed form and clipped to the image first, so a

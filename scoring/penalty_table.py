@@ -1,7 +1,7 @@
 """The category penalty table of NaviTrace (label id -> cost per embodiment).
 
 The table ships with the package (``category_penalty.tsv``, a copy of the benchmark's).
-METRIC.md: every value is multiplied by 0.8 before use; labels missing from the table
+docs/METRIC.md: every value is multiplied by 0.8 before use; labels missing from the table
 cost 0.
 """
 
@@ -15,7 +15,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 EMBODIMENTS: tuple[str, ...] = ("Human", "Legged Robot", "Wheeled Robot", "Bicycle")
-PENALTY_SCALE = 0.8  # METRIC.md, step 1
+PENALTY_SCALE = 0.8  # docs/METRIC.md, step 1
 # Lookup arrays cover every uint8 label, so a mask value indexes them directly.
 TABLE_SIZE = 256
 

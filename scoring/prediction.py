@@ -1,6 +1,6 @@
 """Parsing one ``prediction`` cell into a trace, or a short reason it is invalid.
 
-METRIC.md: a prediction is a JSON list of ``[x, y]`` pairs of numbers (booleans are not
+docs/METRIC.md: a prediction is a JSON list of ``[x, y]`` pairs of numbers (booleans are not
 numbers) with 2 to 2000 points, every coordinate finite and within +-100000 pixels.
 """
 

@@ -18,8 +18,8 @@ from scoring.geometry import Pixels, Trace, line_pixels, rasterise_truth, resamp
 from scoring.penalty_table import penalties_at
 from scoring.prediction import Reason
 
-NEAR_DISTANCE = 35.0  # METRIC.md step 1: pixels this close to the ground truth cost nothing
-NAVITRACE_BASELINE_RAW = 3234.75  # METRIC.md: mean raw score of the straight-forward trace
+NEAR_DISTANCE = 35.0  # docs/METRIC.md step 1: pixels this close to the ground truth cost nothing
+NAVITRACE_BASELINE_RAW = 3234.75  # docs/METRIC.md: mean raw score of the straight-forward trace
 # A distance transform costs ~50 ns a box pixel, a KD-tree query ~100 ns a pixel (2 cores, 1440x1080).
 DENSE_BOX_RATIO = 2
 MARGIN = int(NEAR_DISTANCE) + 1  # px around the predicted pixels holding every truth pixel near them
@@ -82,7 +82,7 @@ def score_row(
     embodiment: str,
     baseline_raw: float = NAVITRACE_BASELINE_RAW,
 ) -> RowScore:
-    """Score a parsed prediction (``(n, 2)`` pixel points) against ``truths`` (METRIC.md).
+    """Score a parsed prediction (``(n, 2)`` pixel points) against ``truths`` (docs/METRIC.md).
 
     ``labels`` is the ``H x W`` segmentation mask (any integer array, a memmap is fine: only
     the pixels the predicted line crosses are read).
@@ -116,7 +116,7 @@ def score_row(
 
 
 def carried_over(prediction: Trace, truth: GroundTruth) -> Trace:
-    """The prediction compared with ``truth`` (METRIC.md step 2, the reference's carry-over).
+    """The prediction compared with ``truth`` (docs/METRIC.md step 2, the reference's carry-over).
 
     A prediction shorter than the truth is resampled to the truth's length, and the resampled
     trace replaces it for every later truth; a longer or equal one is kept as it is.
@@ -133,7 +133,7 @@ def prediction_as_compared(prediction: Trace, truths: Sequence[GroundTruth], ind
 
 
 def semantic_penalty(pixels: Pixels, costs: NDArray[np.float64], truth_pixels: Pixels) -> float:
-    """Mean penalty over the predicted line's pixels (METRIC.md step 3).
+    """Mean penalty over the predicted line's pixels (docs/METRIC.md step 3).
 
     A pixel costs its label's penalty only when it lies more than 35 px (Euclidean, in
     (row, col) units) from every rasterised ground-truth pixel; the distance is looked up

@@ -1,6 +1,6 @@
 """The summary of a scored submission: the one record every reader of a result shares.
 
-Written by ``scoring.aggregate.summarise``; stored as JSON (``to_dict``, the keys of METRIC.md's
+Written by ``scoring.aggregate.summarise``; stored as JSON (``to_dict``, the keys of docs/METRIC.md's
 summary, in this order); read back with ``from_dict`` by the service, the table and the pages.
 Every field is an aggregate over rows: nothing here is per row, so all of it may be published.
 Scores are on the 0-100 scale anchored at the straight-forward baseline (higher is better);

@@ -25,21 +25,31 @@ class SpaceSettings:
     its own address (``127.0.0.1``/``localhost`` at its port) and to ``allowed_hosts``
     (``ALLOWED_HOSTS``: e.g. ``localhost:8080`` when Docker maps the port elsewhere).
 
-    The limits are documented in the README's settings table; ``space/guard.py`` enforces them.
+    Each field's comment is its documentation: docs/SETTINGS.md is generated from them
+    (``python -m space.settings_docs``). ``space/guard.py`` enforces the limits.
     """
 
+    # Set by the Hub on a Space: sign-in is then Hugging Face's, and only the Space's own pages may call the app.
     space_id: str | None = None
-    server_name: str = "127.0.0.1"
-    server_port: int = 7860
+    server_name: str = "127.0.0.1"  # the address to listen on (the Dockerfile sets 0.0.0.0)
+    server_port: int = 7860  # the port to listen on, from 1 to 65535
+    # Off a Space, who may use the local development sign-in: loopback (browsers on this machine), anyone, or off.
     local_sign_in: str = "loopback"
+    # Set by the Hub on a Space (comma-separated with a custom domain): the pages that may call the app are
+    # https://{each} and https://huggingface.co.
     space_hosts: tuple[str, ...] = ()
+    # Off a Space the app answers only to its own address (127.0.0.1, localhost, [::1] at its port): other Host
+    # headers and pages of other origins get a 403. Comma-separated host:port to add, e.g. localhost:8080 when
+    # Docker maps the port elsewhere.
     allowed_hosts: tuple[str, ...] = ()
-    uploads_per_minute: int = 6  # per signed-in user
-    upload_mb_per_hour: int = 320  # per signed-in user: five files at the 64 MB limit
-    checks_per_minute: int = 6  # file checks per signed-in user
-    anonymous_calls_per_minute: int = 600  # event calls per client without a session
-    user_calls_per_minute: int = 600  # event calls per signed-in user, all their sessions
-    max_call_kb: int = 64  # the body of one event call (not an upload)
+    uploads_per_minute: int = 6  # uploads per signed-in user in any minute (anonymous uploads are refused)
+    upload_mb_per_hour: int = 320  # megabytes uploaded per signed-in user in any hour: five files at the 64 MB limit
+    checks_per_minute: int = 6  # file checks per signed-in user in any minute, one at a time; two at once in all
+    # Event calls of the signed-in pages (/submit/, /maintainers/) per client without a session in any minute (a
+    # page load makes about 5; the public pages make none).
+    anonymous_calls_per_minute: int = 600
+    user_calls_per_minute: int = 600  # the same per signed-in user, all their sessions together
+    max_call_kb: int = 64  # the largest request body other than an upload; a body that does not say its size is refused
     max_sessions: int = 10_000  # signed-in sessions the server keeps; the oldest is signed out past it
     # Page visits whose state Gradio keeps (its per-visit copy of the page, ~130 kB each); the oldest is forgotten
     # past it, and a closed visit at once. A forgotten visit that calls again starts from the page's defaults.
@@ -55,7 +65,7 @@ class SpaceSettings:
     # A signed-in user's Gradio events waiting, running or unread, all their visits together (a page fires 4 as
     # it opens, and its timer one more); callers without a session the same, per client address.
     events_in_flight: int = 24
-    anonymous_events_in_flight: int = 16
+    anonymous_events_in_flight: int = 16  # the same for a client without a session (a stranger cannot fill the queue)
     fresh_views_per_minute: int = 120  # public pages drawn on request (not cached) per client address
     body_deadline_s: int = 20  # a request body must arrive within this, plus a second per 64 KB it announces
 

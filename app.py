@@ -79,10 +79,13 @@ def main(environ: dict[str, str] | None = None) -> None:
     services.warmup.start(then=services.start_children)  # then the checking and drawing processes
     if services.pages_busy is not None:  # scoring steps aside while the pages answer (leaderboard/pages_first.py)
         environ[PAGES_BUSY_ENV] = str(services.pages_busy.path)
-    worker = WorkerProcess(environ, on_scored=services.scored)
+    health = services.health
+    worker = WorkerProcess(environ, on_scored=services.scored, pulse=health.pulse if health else None)
     worker.start()
     scheduler = start_worker(worker, settings.score_interval_s)  # a round every interval; a submit wakes it at once
     services.wakeup.attach(scheduler)
+    if health is not None:  # /api/health and the board's status line, read every REFRESH_S, never by a request
+        health.schedule(scheduler)
     start_hub_jobs(scheduler, services.leaderboard)  # eval-results pull requests, the Hub's leaderboard (HUB_*)
     # SIGTERM (`docker stop`, a Space restart) before the server runs stops the start-up; while it runs, uvicorn's
     # own handlers close it, and hand the signal back to this one once closed.

@@ -177,10 +177,24 @@ def _review_commands(subparsers: argparse._SubParsersAction) -> None:
     audit.add_argument("--limit", type=int, default=100)
     audit.set_defaults(run=commands.audit)
 
+    _release_commands(subparsers)
+
     release = subparsers.add_parser("release-policy", help="print the score release policy, or set it (with --by)")
     release.add_argument("policy", nargs="?", choices=RELEASE_POLICIES, metavar="{exact,ladder}")
     release.add_argument("--by", metavar="USER", help="the maintainer setting it (checked on MAINTAINERS)")
     release.set_defaults(run=commands.release_policy)
+
+
+def _release_commands(subparsers: argparse._SubParsersAction) -> None:
+    """``release list`` (JSON) and ``release open --note TEXT --by USER``: the board's versioned releases."""
+    release = subparsers.add_parser("release", help="the board's releases: list them, or open the next one")
+    actions = release.add_subparsers(dest="release_command", required=True, metavar="ACTION")
+    actions.add_parser("list", help="every release, oldest first, as JSON").set_defaults(run=commands.releases)
+    opening = _by(
+        actions.add_parser("open", help="freeze the current board and rescore every entry under the next release")
+    )
+    opening.add_argument("--note", required=True, metavar="TEXT", help="what changed and why (the changelog shows it)")
+    opening.set_defaults(run=commands.open_release)
 
 
 def _table_commands(subparsers: argparse._SubParsersAction) -> None:

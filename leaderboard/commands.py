@@ -163,6 +163,20 @@ def rescore(service: Leaderboard, args: argparse.Namespace) -> int:
     return 0
 
 
+def releases(service: Leaderboard, args: argparse.Namespace) -> int:
+    print(json.dumps([e.to_dict() for e in service.release_history()], indent=2))
+    return 0
+
+
+def open_release(service: Leaderboard, args: argparse.Namespace) -> int:
+    opened = service.open_release(args.note, by=args.by)
+    print(
+        f"release {opened.edition.name} opened; release {opened.closed.name} is frozen (results: "
+        f"releases/{opened.closed.name}/, tag {opened.closed.name}); {opened.queued} submission(s) queued for rescoring"
+    )
+    return 0
+
+
 def table(service: Leaderboard, args: argparse.Namespace) -> int:
     rows = service.public_table()
     if args.json:

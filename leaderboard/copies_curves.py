@@ -2,7 +2,7 @@
 
 A copy need not keep the points: shifted by a few pixels, jittered, resampled to other points or given
 one more point, it is still the same curve. So each valid trace is resampled by arc length to
-``CURVE_POINTS`` points (the scorer's own rule, METRIC.md step 2: cumulative Euclidean length scaled to
+``CURVE_POINTS`` points (the scorer's own rule, docs/METRIC.md step 2: cumulative Euclidean length scaled to
 [0, 1], equally spaced parameters, linear interpolation), and two rows are *near* when
 ``curve_distance`` is at most ``NEAR_PX``.
 

@@ -2,10 +2,10 @@
 
 A lower niceness is not quite enough on a 2-core machine: Linux runs a ``SCHED_IDLE`` process only
 when no ordinary one wants the core and preempts it as soon as one wakes, where a niced process
-keeps the core until its slice ends (and a page load wakes the app dozens of times). Measured with
-``benchmarks/load_test.py`` on 2026-11-27 (a noisy machine, so read the spread): a viewer's page p50
-while the 20 files scored was 2.3x and 2.6x its idle value in two runs with scoring at niceness 10,
-and between 0.6x and 2.5x (median of eight runs 1.7x) at ``SCHED_IDLE``: a tendency, not a proof.
+keeps the core until its slice ends (and a page load wakes the app dozens of times). In
+``benchmarks/load_test.py`` the page fared somewhat better while files were scored at ``SCHED_IDLE``
+than at niceness 10: a tendency within the noise of a shared machine, not a proof
+(``benchmarks/JOURNAL.md``).
 
 It is not starvation: the kernel still gives an idle-class process a weight of 3 against an ordinary
 one's 1,024, so it always progresses. That matters because the scoring process takes the store's
@@ -30,7 +30,7 @@ def yield_to_pages() -> str:
     Linux sets both the niceness and the policy per thread, and a new thread inherits its creator's. So
     every thread alive now is moved, not only the caller: importing numpy starts OpenBLAS's threads and
     pyarrow starts jemalloc's, before any code of ours runs. Moving only the calling thread left three
-    of the scoring process's threads ordinary (seen on 2026-11-27 in ``/proc/<pid>/task/*/stat``), and
+    of the scoring process's threads ordinary (as ``/proc/<pid>/task/*/stat`` showed), and
     whatever scoring ran on them competed with the pages on equal terms."""
     how = "SCHED_IDLE"
     for thread in _threads():

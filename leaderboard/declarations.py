@@ -1,4 +1,4 @@
-"""What a submitter declares about how a public test entry was obtained (issue 15).
+"""What a submitter declares about how a public test entry was obtained.
 
 SWE-bench entries declare a checklist; we ask four questions at submit time for every test
 submission that asks to be published, and show the answers on the entry page and as board filters:

@@ -15,7 +15,7 @@ category, per metadata value) are set to ``None`` and named in ``Summary.withhel
 Every copy of a result (the submitter's, the board's row, the CSV, the JSON, the results dataset)
 is made from this one summary, so all say the same. Validation results are not touched: their
 ground truth is public. Comparing two submissions of one's own that differ in a few rows (the
-differencing attack) is bounded elsewhere: README, "What a test result discloses".
+differencing attack) is bounded elsewhere: docs/MAINTAINERS.md, "What a test result discloses".
 """
 
 from __future__ import annotations

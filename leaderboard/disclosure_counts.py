@@ -1,4 +1,4 @@
-"""How many tries stand behind an entry: the board's ``submissions_model`` and ``submissions_total`` (issue 15).
+"""How many tries stand behind an entry: the board's ``submissions_model`` and ``submissions_total``.
 
 "The Leaderboard Illusion" (arXiv 2504.20879) showed that private best-of-N testing, with the freedom
 to choose what becomes public, inflates rankings. A submitter here may test privately and choose which

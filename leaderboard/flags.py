@@ -1,5 +1,5 @@
 """Flags with evidence: a maintainer marks an entry (contamination, unverified, duplicate, other) with a
-reason and a link to where the evidence is, as the Open LLM Leaderboard does (issue 15).
+reason and a link to where the evidence is, as the Open LLM Leaderboard does.
 
 A flag does not take the entry off the table: the board marks it and hides it behind a default-on
 "Hide flagged" filter, so a reader sees why with one click. ``flags/{id}.json`` holds the current flag

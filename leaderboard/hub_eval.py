@@ -1,4 +1,4 @@
-"""Results that travel to the Hub (issue 15): which entries get a pull request, and what it says.
+"""Results that travel to the Hub: which entries get a pull request, and what it says.
 
 An approved, public test entry whose ``model_link`` is a Hub model repository, and whose submitter
 opted in (``Declarations.share_on_hub``), gets one pull request on that repository adding
@@ -12,7 +12,7 @@ path; ``hub/{id}.json`` in the requests store records each outcome, so an entry 
   never tried again by itself; a maintainer who deletes the file has it tried again;
 - ``opened_by`` is added when the submitter opened it with their own token (``Ownership.open_pull_request``).
 
-Issue 26: a result reaches a model repo only by the hand of someone who controls it. The Space's own
+A result reaches a model repo only by the hand of someone who controls it. The Space's own
 account opens a pull request only where the Hub says the submitter owns the repo or belongs to the
 organisation that owns it (``controls``); anywhere else the submitter may open it under their own account.
 The text is the Space's own words and figures: no submitter text, no mention, no link but the entry page.

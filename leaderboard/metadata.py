@@ -23,7 +23,7 @@ _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 # Each part can match a character in one way only (digits, then one optional fraction, then
 # blanks, then one unit letter), so a failing match costs linear time. The pattern it replaces,
 # ``[0-9]*\.?[0-9]+\s*[kmbt]?\s*``, could split a run of digits or blanks in quadratically many
-# ways and froze the app for 50 s on 4,800 characters (issue 14).
+# ways and froze the app for 50 s on 4,800 characters.
 _PARAMETERS = re.compile(r"([0-9]+(?:\.[0-9]*)?|\.[0-9]+)[ \t]*([kKmMbBtT]?)")
 _SCALE = {"k": 1e-6, "m": 1e-3, "b": 1.0, "t": 1e3}  # unit to billions
 PRIVATE_FIELDS = frozenset({"contact_email"})

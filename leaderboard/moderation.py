@@ -165,15 +165,20 @@ class Moderation:
         """
         by = self.require_maintainer(by)
         with process_lock(self.settings.locks_folder, "moderation"):
-            before = self.registry.generation()
             entries = self.registry.entries()
-            now = self.clock()
-            record = {"generation": before + 1, "requested_at": iso(now), "requested_by": by}
-            path, data = audit.entry_file(by, "rescore", None, now, {"generation": before}, record, note)
-            self.store.commit({RESCORE_PATH: dump(record), path: data}, message=f"rescore (generation {before + 1})")
+            generation, files = self.rescore_files(by, note, self.clock())
+            self.store.commit(files, message=f"rescore (generation {generation})")
         queued = sum(1 for e in entries if e.job.status in (FINISHED, FAILED))
-        log.info("%s: rescore requested, generation %d, %d submission(s) queued again", by, before + 1, queued)
+        log.info("%s: rescore requested, generation %d, %d submission(s) queued again", by, generation, queued)
         return queued
+
+    def rescore_files(self, by: str, note: str | None, now: float) -> tuple[int, dict[str, bytes]]:
+        """The new rescore generation and the files that request it (with the audit entry), for a commit made
+        under the moderation lock by a checked maintainer ``by`` (``rescore``; opening a release adds its own)."""
+        before = self.registry.generation()
+        record = {"generation": before + 1, "requested_at": iso(now), "requested_by": by}
+        path, data = audit.entry_file(by, "rescore", None, now, {"generation": before}, record, note)
+        return before + 1, {RESCORE_PATH: dump(record), path: data}
 
     def add_reported(self, by: str, values: Mapping[str, object]) -> Reported:
         """Add a reported row: ``model``, ``score``, ``source`` (a link) required; see ``Reported``."""

@@ -1,11 +1,10 @@
 """Background work steps aside while the app answers requests: a count of requests in flight, shared.
 
 ``SCHED_IDLE`` (``leaderboard.cpu_priority``) keeps a background process off the core a page wants, not
-off the machine. Measured on 2026-11-27 on the project's 2-core VM (50 viewers, the app otherwise idle,
-one more process beside it, ``SCHED_IDLE``): a pure-Python loop raised the page's p95 1.2-1.4x, a
-memory-streaming numpy loop 1.5x, and the scoring of one file after another 1.25-1.4x. The cores share
-more than the scheduler sees (caches, memory bandwidth, on a cloud VM perhaps one physical core's two
-hyperthreads); only not running at the same moment avoids it.
+off the machine: under the load test, one idle-class process beside the app on the other core (a
+Python loop, a numpy loop streaming memory, or scoring) still slowed the page's p95 measurably
+(``benchmarks/JOURNAL.md``). The cores share more than the scheduler sees (caches, memory bandwidth,
+on a cloud VM perhaps one physical core's two hyperthreads); only not running at the same moment avoids it.
 
 So the app counts the requests and Gradio events it is answering in a small file mapped into memory
 (``Gauge``), and a background process calls a ``StepAside`` between two small units of work (a scored

@@ -16,6 +16,7 @@ path                               written by             holds
 ``reported/{rid}.json``            maintainers            a published figure shown as a reported row
 ``flags/{id}.json``                maintainers            a flag with its evidence (leaderboard/flags.py)
 ``control/rescore.json``           maintainers            the rescore generation
+``control/releases.json``          maintainers            the board's releases (leaderboard/editions.py)
 ``audit/{yyyy-mm}/{stamp}.json``   everyone, append-only  who did what, when, before/after
 =================================  =====================  ============================================
 """

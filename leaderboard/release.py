@@ -1,4 +1,4 @@
-"""Score release: whether a finished test submission's figure is shown to its submitter (issue 15).
+"""Score release: whether a finished test submission's figure is shown to its submitter.
 
 Two policies (``ReleasePolicy``), chosen by the maintainers (``release_policy``):
 

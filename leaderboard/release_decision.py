@@ -5,7 +5,7 @@ the model: among their other test submissions that are scored in the current res
 released. None: the submitter's first test figure is released. Otherwise the paired scene bootstrap
 decides (``release.compare``). The reference is kept per submitter, as Blum & Hardt keep it per
 participant, so a new model name buys nothing: a figure under a fresh name is compared with the same
-best as any other (README, "Score release policy", says why not per model name).
+best as any other (docs/MAINTAINERS.md, "Score release policy", says why not per model name).
 
 Jobs of one batch are written together at its end, so a decision taken a moment ago may not be
 in the store yet; the decisions of the jobs this worker holds (RUNNING) are kept in memory for

@@ -27,6 +27,8 @@ from leaderboard.commit_budget import BudgetState
 from leaderboard.config import Settings
 from leaderboard.copies import read_copy
 from leaderboard.declarations import Declarations
+from leaderboard.edition_open import Editions, Opened
+from leaderboard.editions import Edition
 from leaderboard.errors import InvalidAction, NotAuthorised, NotFound, Rejected
 from leaderboard.fairness import QueuePosition, position
 from leaderboard.flags import Flag
@@ -116,6 +118,10 @@ class Leaderboard:
         self.worker = Worker(settings, self.registry, self.keys, self.publisher, clock)
         self.ownership = Ownership(settings, self.registry, self.publisher, clock)
         self.releases = ReleaseSetting(settings, self.requests, clock, self.moderation.require_maintainer)
+        policy = self.releases.current
+        self.editions = Editions(
+            settings, self.registry, self.publisher, self.keys, self.moderation, lambda: policy().value, clock
+        )
         self.clock = clock
 
     # -- submitters ---------------------------------------------------------------------------
@@ -226,6 +232,15 @@ class Leaderboard:
         """Bring the results store up to date; True when it changed."""
         return self.publisher.sync()
 
+    def release_history(self) -> list[Edition]:
+        """The board's releases, oldest first; the last is the current one (leaderboard/editions.py)."""
+        return self.editions.history()
+
+    def frozen_table(self, name: str) -> list[dict[str, object]] | None:
+        """The rows of a closed release's board, as frozen when the next one opened; ``None`` for the current
+        release or one never opened (``InvalidAction`` for a name that is not a release name)."""
+        return self.editions.frozen_table(name)
+
     # -- maintainers --------------------------------------------------------------------------
 
     def is_maintainer(self, user: str | None) -> bool:
@@ -278,6 +293,11 @@ class Leaderboard:
         queued = self.moderation.rescore(by, note)
         self.keys.refresh()
         return queued
+
+    def open_release(self, note: str | None, by: str | None) -> Opened:
+        """Open the next release (maintainers only; audited): freeze the current board, rescore every entry
+        under the new one (leaderboard/edition_open.py). ``note``: what changed and why, for the changelog."""
+        return self.editions.open(note, by)
 
     def add_reported(self, by: str, **values: object) -> Reported:
         """A reported row: ``model``, ``score``, ``source`` (link); optional ``organization``, ``model_link``,

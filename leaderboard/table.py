@@ -17,6 +17,7 @@ import json
 import logging
 
 from leaderboard.disclosure_counts import Tries, tries
+from leaderboard.editions import FIRST, INDEX_PATH, index_bytes, name_for, stored
 from leaderboard.flags import Flag, read_flags
 from leaderboard.hub_eval import pr_urls
 from leaderboard.hub_eval_board import hub_rows
@@ -51,17 +52,18 @@ COLUMNS = (
     "submitted_at",
     "source",  # where a reported figure was published
     *CI_COLUMNS,  # 95% scene-bootstrap intervals, rank range (leaderboard/uncertainty.py); None without rows
-    # Issue 15: the tries behind an entry (leaderboard/disclosure_counts.py), a maintainer's flag with its
+    # Disclosure: the tries behind an entry (leaderboard/disclosure_counts.py), a maintainer's flag with its
     # evidence (leaderboard/flags.py), the submitter's declarations (without the share_on_hub permission).
     "submissions_model",
     "submissions_total",
     "flag",
     "declarations",
     "hub_pr_url",  # the eval-results pull request opened on the model's Hub repo (leaderboard/hub_eval.py)
-    # Issues 22 and 27: one submitter's entries of one model (the board's "best entry per model"), and the
+    # One submitter's entries of one model (the board's "best entry per model"), and the
     # rows significantly better than this one (leaderboard/uncertainty_table.py), whence every rank range.
     "model_group",
     SIGNIFICANCE_COLUMN,
+    "release",  # the release the row's figures belong to (leaderboard/editions.py), e.g. "v2"
 )
 
 
@@ -144,6 +146,7 @@ def public_rows(registry: Registry, totals: TotalsCache | None = None) -> list[d
     pull_requests = pr_urls(registry.store)
     entries = registry.entries()
     counts, flags = tries(entries), read_flags(registry.store)
+    editions = stored(registry.store)
     published: list[Entry] = []
     for entry in entries:
         if not entry.public or entry.job.status == FAILED:
@@ -153,7 +156,8 @@ def public_rows(registry: Registry, totals: TotalsCache | None = None) -> list[d
         summary = read_summary(registry.store, entry.submission_id)
         if summary is not None:
             row = submission_row(entry, summary, counts[entry.submission_id], flags.get(entry.submission_id))
-            rows.append(row | {"hub_pr_url": pull_requests.get(entry.submission_id)})
+            release = name_for(editions, entry.job.generation)  # scored before the last opening: the old release
+            rows.append(row | {"hub_pr_url": pull_requests.get(entry.submission_id), "release": release})
             published.append(entry)
             version = (entry.job.generation, entry.job.finished_at, summary)  # a rescore makes a new one
             found = totals.get(entry.submission_id, version)
@@ -167,6 +171,9 @@ def public_rows(registry: Registry, totals: TotalsCache | None = None) -> list[d
     rows += [_row(**values) for values in hub_rows(registry.store)]  # the scheduler's copy: no Hub call here
     splits = {Split.TEST.value} | {str(r["split"]) for r in rows}
     rows += [baseline_row(split) for split in splits]
+    current = editions[-1].name if editions else FIRST
+    for row in rows:  # reported, Hub and baseline figures stand as they are in every release: the current one
+        row["release"] = row["release"] or current
     order = {split: i for i, split in enumerate(reversed(SPLITS))}
 
     def rank(row: dict[str, object]) -> tuple:
@@ -201,7 +208,9 @@ class Publisher:
         """Rewrite the published table when it differs; True when a commit was made."""
         table = table_bytes(self.rows())
         card = CARD.encode()
-        puts = {p: d for p, d in ((TABLE_PATH, table), (CARD_PATH, card)) if self.results.read(p) != d}
+        editions = stored(self.registry.store)  # the public list of releases, once one was opened
+        files = [(TABLE_PATH, table), (CARD_PATH, card)] + ([(INDEX_PATH, index_bytes(editions))] if editions else [])
+        puts = {p: d for p, d in files if self.results.read(p) != d}
         if not puts:
             return False
         self.results.commit(puts, message="update the leaderboard table")
@@ -257,6 +266,13 @@ service; do not edit by hand (the next update rewrites it).
   (names compared as for `submissions_model`) on the same split: "best entry per model" keeps the best of
   each group, so two people's entries of one model both show. Says nothing about the submitter.
 - `hub_pr_url`: the pull request that proposed the entry's result to its model repo on the Hub.
+- `release`: the release of the board the row's figures belong to (`v1`, `v2`, ...). A release names what
+  every figure depends on: the answer key's revision, the scorer version, the baseline B and the score
+  release policy; `releases/index.json` lists them with the date each opened and why. When a new release
+  opens, every entry is scored again under it: until its turn comes an entry keeps its old figures, and
+  its old release. Reported, Hub and baseline rows belong to the current release. Each closed release's
+  board is kept as it was: `releases/{name}/leaderboard.jsonl`, and the whole dataset at the tag `{name}`
+  (`datasets.load_dataset(repo, revision="v1")`).
 
 - `submissions_model`, `submissions_total`: how many test-split submissions the entry's submitter
   made for this model (names compared case- and look-alike-insensitively) and in all, every submission

@@ -84,7 +84,7 @@ class Worker:
         self.on_scored: Callable[[str], None] = lambda submission_id: None  # a job let through a long one
         # Between two scored rows: the worker process waits while the app answers requests (pages_first.py).
         self.step_aside: Callable[[], float] = lambda: 0.0
-        self.copies = CopyFinder(registry)  # duplicate detection of test submissions (issue 15)
+        self.copies = CopyFinder(registry)  # duplicate detection of test submissions
         self.releases = Releases(settings, registry)
 
     def run_once(self) -> str | None:

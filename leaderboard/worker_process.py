@@ -43,6 +43,7 @@ from typing import IO, Any
 
 from leaderboard.cpu_priority import yield_to_pages
 from leaderboard.pages_first import PAGES_BUSY_ENV, StepAside
+from leaderboard.worker_pulse import Pulse
 
 log = logging.getLogger("leaderboard.worker_process")  # the same name when run as __main__
 
@@ -62,11 +63,14 @@ def child_command(parent_pid: int) -> list[str]:
 class WorkerProcess:
     """The parent's side: starts the child, restarts it when it dies (with backoff, logged), stops it."""
 
-    def __init__(self, environ: Mapping[str, str], on_scored: Callable[[str], None] | None = None) -> None:
+    def __init__(
+        self, environ: Mapping[str, str], on_scored: Callable[[str], None] | None = None, pulse: Pulse | None = None
+    ) -> None:
         path = os.pathsep.join(p for p in (str(ROOT), environ.get("PYTHONPATH", "")) if p)
         self.environ = {**environ, "PYTHONPATH": path, "PYTHONUNBUFFERED": "1"}
         self.on_scored = on_scored or (lambda submission_id: None)
         self.restarts = 0  # deaths the supervisor has restarted the child after
+        self.pulse = pulse or Pulse()  # its starts, stops and lines, for the health route (leaderboard/health.py)
         self._process: subprocess.Popen[bytes] | None = None
         self._lock = threading.Lock()  # the process handle and writes to its standard input
         self._stopping = threading.Event()
@@ -131,6 +135,7 @@ class WorkerProcess:
             events = threading.Thread(target=self._read_events, args=(process,), name="worker-events", daemon=True)
             events.start()
             code = process.wait()
+            self.pulse.stopped()
             events.join(5)
             if self._stopping.is_set():
                 return
@@ -155,6 +160,7 @@ class WorkerProcess:
                 child_command(os.getpid()), env=self.environ, stdin=subprocess.PIPE, stdout=subprocess.PIPE
             )
             self._process = process
+        self.pulse.started()
         log.info("worker process started (pid %d)", process.pid)
         return process
 
@@ -162,6 +168,7 @@ class WorkerProcess:
         assert process.stdout is not None
         for line in process.stdout:
             word, _, argument = line.decode("utf-8", errors="replace").strip().partition(" ")
+            self.pulse.heard(word, argument)
             if word == "scored":
                 try:
                     self.on_scored(argument)
@@ -249,9 +256,16 @@ class _Child:
                 worker.drain()  # the queue is empty: this re-syncs the public table (and takes a late arrival)
             except StorageError as error:  # the store is unreachable: the next round tries again
                 log.error("worker round failed: %s", error)
-            except Exception:  # a background loop carries on; the traceback goes to the log
+                self.emit(f"failed {_one_line(error)}")
+            except Exception as error:  # a background loop carries on; the traceback goes to the log
                 log.exception("worker round failed")
+                self.emit(f"failed {type(error).__name__}: {_one_line(error)}")
             self.emit("idle")
+
+
+def _one_line(error: BaseException) -> str:
+    """The error on one short line (the app keeps it for the maintainers' desk)."""
+    return " ".join(str(error).split())[:500] or type(error).__name__
 
 
 def _on_sigterm(*_: object) -> None:

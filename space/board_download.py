@@ -2,10 +2,11 @@
 
 The CSV was a ``gr.DownloadButton`` value sent with every page's first event: Gradio then checks the
 file against its allowed and blocked paths and hashes it into its cache on each visit, a fifth of the
-app's CPU while 50 viewers load the page and files are scored (issue 11: py-spy of the load test).
+app's CPU while 50 viewers load the page and files are scored (py-spy of the load test).
 The file is written once per change of the results (``BoardCache.csv_file``); this route sends those
 bytes, and the page shows a link to it, which costs nothing per visit. It carries an ETag (a hash of the
 file, read and hashed once per version) and answers ``If-None-Match`` with a 304, as the JSON API does.
+``&release=v1`` sends that release's board (its frozen rows once the next release opened: made once).
 """
 
 from __future__ import annotations
@@ -15,16 +16,35 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
 
+from leaderboard.editions import is_name
 from space.pages import board_url
 from space.pages.board_cache import CsvFile
+from space.pages.board_csv import csv_bytes
+from space.pages.release_book import ReleaseBook
 from space.public.api import Body, answer
 from space.services import Services
 
 PATH = "/board.csv"
+MAX_FROZEN = 32  # closed releases' CSV files kept (per split)
 
 
 def routes(services: Services) -> list[Route]:
     read: dict[str, tuple[CsvFile, Body]] = {}  # per split: the file read last, with what it was written for
+    book = ReleaseBook(services.leaderboard)
+    frozen: dict[tuple[str, str], Body] = {}  # (release, split) -> a closed release's CSV: it never changes
+
+    def release_body(split: str, release: str) -> tuple[str, Body] | None:
+        snapshot = services.board.snapshot()
+        rows = book.board_of(snapshot, release)
+        if rows is None:
+            return None
+        if rows is snapshot:  # the current release, named
+            return body(split)
+        if (release, split) not in frozen:
+            if len(frozen) >= MAX_FROZEN:
+                frozen.pop(next(iter(frozen)))
+            frozen[(release, split)] = Body.of_bytes(csv_bytes(rows.rows, split))
+        return f"navitrace_leaderboard_{split}_{release}.csv", frozen[(release, split)]
 
     def body(split: str) -> tuple[str, Body]:
         made = services.board.csv_file(split)  # written once per results version
@@ -37,7 +57,16 @@ def routes(services: Services) -> list[Route]:
         split = request.query_params.get("split", "test")
         if split not in board_url.SPLITS:
             return PlainTextResponse(f"no split {split[:40]!r}: expected one of {', '.join(board_url.SPLITS)}", 404)
-        name, made = await anyio.to_thread.run_sync(body, split)
+        release = request.query_params.get("release")
+        if release is not None and not is_name(release):
+            return PlainTextResponse(f"release {release[:40]!r}: expected v and a number, such as v1", 400)
+        if release:
+            found = await anyio.to_thread.run_sync(release_body, split, release)
+            if found is None:
+                return PlainTextResponse(f"no release {release!r}", 404)
+        else:
+            found = await anyio.to_thread.run_sync(body, split)
+        name, made = found
         disposition = {"Content-Disposition": f'attachment; filename="{name}"'}
         return answer(request, made, "text/csv; charset=utf-8", **disposition)
 

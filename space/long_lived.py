@@ -3,9 +3,9 @@
 Each visit leaves cyclic garbage behind (Gradio's per-session state, event objects, responses):
 tens of thousands of objects between two full collections. A full collection walks every tracked
 object of the heap, and the app's heap is mostly what never dies: modules, the two Blocks and
-their configurations, the routes, the public answer keys. Measured in ``benchmarks/load_test.py``
-(2026-11-27, with a ``gc.callbacks`` probe in the app): 16 full collections in 90 s, each pausing
-every request for 220-255 ms, and they alone made the page's p95 (80 ms at p50, 340 ms at p95).
+their configurations, the routes, the public answer keys. Under the load test a ``gc.callbacks``
+probe in the app found full collections pausing every request for about a quarter of a second each,
+and they alone made the page's p95 (``benchmarks/JOURNAL.md``).
 
 ``gc.freeze()`` moves every object alive at that moment to a permanent generation that collections
 never walk (CPython's own advice for servers: collect, then freeze, after start-up). It is called
@@ -14,10 +14,10 @@ never freed, so only call it at those moments, when everything alive is meant to
 reason it acts only in the app's own process (``python app.py`` calls ``enable()``): a test session
 that starts many apps in one interpreter would otherwise keep every earlier test's objects forever.
 
-The young generation keeps CPython's threshold (700 allocations). Tried on 2026-11-27: collected every
-10,000, the app made no full collection at all under 50 viewers and the page's p95 per minute fell from
-0.11-0.18 s to 0.09-0.14 s, but its cyclic garbage waited longer: RSS settled at ~620 MB instead of
-~370 MB (``benchmarks/bench_soak.py``). Not worth it while the page is this fast.
+The young generation keeps CPython's threshold (700 allocations). Collecting it every 10,000 instead
+was tried: no full collection at all under load and a slightly better p95, but the cyclic garbage waited
+longer and the soak's RSS settled far higher (``benchmarks/bench_soak.py``). Not worth it while the page
+is this fast.
 """
 
 from __future__ import annotations

@@ -1,16 +1,16 @@
 """Heavy page work in child processes: file checks and Explorer drawings never hold the pages' interpreter.
 
-Reading and validating a 64 MB file is seconds of CPU in pure Python (issue 14: 24 checks, 4 at a
-time, pushed other visitors' board to 13x its idle latency while they ran in the app's own process,
-holding the GIL). Here each check runs in one of ``WORKERS`` spawned children below the pages on
-the CPU (``SCHED_IDLE`` like the scoring process: ``leaderboard.cpu_priority``). The Submit tab's
+Reading and validating a 64 MB file is seconds of CPU in pure Python: run in the app's own process,
+holding the GIL, a burst of checks slowed every other visitor's page many times over. Here each check
+runs in one of ``WORKERS`` spawned children below the pages on the CPU (``SCHED_IDLE`` like the scoring
+process: ``leaderboard.cpu_priority``). The Submit tab's
 check reads the uploaded file from its path (the 64 MB never cross a pipe, only the report comes
 back); a submission's own check (``checked``) sends the bytes the service already read, capped at
 the file limit before they are sent. A child whose resident memory passed ``RECYCLE_MB`` after a task is
-replaced (a big file's memory goes back to the allocator but not always to the system); measured on
-2026-11-27, a checking child held 115 MB after its first check and 119 MB after a 58 MB one, so that is
-rare. It used to be replaced every 20 checks, and each new child's start (imports, the public keys:
-2-3 s of CPU beside the pages) landed in the middle of a burst of uploads. For the same reason the app
+replaced (a big file's memory goes back to the allocator but not always to the system); a checking
+child holds little more after a 58 MB file than after its first check, so that is rare. It used to be
+replaced every 20 checks, and each new child's start (imports, the public keys: 2-3 s of CPU beside the
+pages) landed in the middle of a burst of uploads. For the same reason the app
 starts its children once the public datasets are ready (``prepare``), not at a visitor's first check.
 
 The child runs exactly the service's check (``intake.checked_upload``, the one ``submit`` runs), with

@@ -40,6 +40,7 @@ from space.gradio_internals import bound_visits, check_files, keep_safe, pending
 from space.guard import DESK_PATH, WORKSPACE_PATH, Door, Guard, Keeper, load_events
 from space.long_lived import freeze_long_lived
 from space.public.api import routes as api_routes
+from space.public.health_route import routes as health_routes
 from space.public.routes import routes as public_routes
 from space.public.shell import asset
 from space.request_count import CountRequests
@@ -74,6 +75,7 @@ def build_app(
     for route in (
         *public_routes(services, viewer),
         *api_routes(services),
+        *health_routes(services),
         *board_routes(services),
         *script_routes(services, guard),
         *sign_in_routes(space),

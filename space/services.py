@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from leaderboard import Leaderboard, Settings
+from leaderboard.health_monitor import HealthMonitor
 from leaderboard.pages_first import Gauge
 from leaderboard.queue import process_exists
 from leaderboard.report import Report
@@ -69,6 +70,7 @@ class Services:
     checks: Offload | None = None  # file checks off the pages' interpreter (None: in this process)
     drawings: Offload | None = None  # the Explorer's drawings, likewise, in a child of their own
     pages_busy: Gauge | None = None  # requests being answered, for the background processes to step aside
+    health: HealthMonitor | None = None  # the service's health, read in the background (/api/health, the board)
 
     def validate(self, path: str | Path, split: str) -> Report:
         """The Submit tab's check of an uploaded file: in a checking process when there is one."""
@@ -127,6 +129,7 @@ class Services:
             checks=checks,
             drawings=Offload(settings, pages_busy=pages_busy),
             pages_busy=pages_busy,
+            health=HealthMonitor(service),
         )
 
 

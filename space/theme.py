@@ -160,7 +160,7 @@ CSS = """
   #identity form { flex-wrap: wrap; }
   #board-controls { gap: 6px !important; }
   #board-columns { display: none !important; }
-  /* The board's three switches (issue 15 added two) as words side by side, wrapping: two short lines. */
+  /* The board's three switches as words side by side, wrapping: two short lines. */
   #board-toggles, #board-toggles .form { flex-wrap: wrap !important; gap: 0 12px !important; }
   #board-toggles .form { background: var(--block-background-fill) !important; }
   #board-toggles .block { min-width: 0 !important; flex: 0 1 auto !important; width: auto !important;

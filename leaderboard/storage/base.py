@@ -5,10 +5,12 @@ Hub dataset repository. Two stores are used:
 
 - the *requests* store (private): ``requests/{id}.json``, ``uploads/{id}.tsv``, ``jobs/{id}.json``,
   ``private/{id}/rows.tsv``, ``private/{id}/summary.json``, ``reviews/{id}.json``,
-  ``reported/{rid}.json``, ``control/rescore.json``, ``audit/{yyyy-mm}/{stamp}-{n}.json``
+  ``reported/{rid}.json``, ``control/rescore.json``, ``control/releases.json``,
+  ``audit/{yyyy-mm}/{stamp}-{n}.json``
   (who writes which: ``leaderboard/records.py``; docs/SERVICE.md)
 - the *results* store (public): ``data/leaderboard.jsonl`` and ``README.md``, loadable with
-  ``datasets.load_dataset`` and readable without the service.
+  ``datasets.load_dataset`` and readable without the service; ``releases/`` (the list of the board's
+  releases, each closed release's frozen board) and a tag per closed release (``Storage.tag``).
 
 Backends: ``LocalStorage`` (a folder) and ``HubStorage`` (a Hub dataset repo). Both pass
 ``tests/leaderboard/test_storage_contract.py``.
@@ -18,8 +20,10 @@ from __future__ import annotations
 
 import builtins  # the class's own method `list` shadows the builtin in annotations
 import math
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
@@ -27,6 +31,31 @@ from leaderboard.errors import LeaderboardError
 
 if TYPE_CHECKING:
     from leaderboard.storage.commit_log import QuotaState
+
+
+# What a Hub store's own calls said lately (``hub_health.HubCalls`` notes them; the health route reads them).
+@dataclass(frozen=True)
+class HubFailure:
+    """A call that failed after its retries (for maintainers: the message names the repository)."""
+
+    at: float  # wall-clock seconds
+    kind: str  # ``hub_calls.classify``: throttled, unreachable, unavailable, fatal
+    message: str
+
+
+@dataclass(frozen=True)
+class HubCallsState:
+    last_ok: float | None  # wall-clock seconds of the last call that worked
+    last_failure: float | None
+    last_kind: str | None  # the last failure's kind
+    failures: tuple[HubFailure, ...]  # the latest, oldest first
+
+    @property
+    def reachable(self) -> bool | None:
+        """Whether the last call worked; ``None`` before any call."""
+        if self.last_failure is None:
+            return None if self.last_ok is None else True
+        return self.last_ok is not None and self.last_ok >= self.last_failure
 
 
 class StorageError(Exception):
@@ -84,6 +113,16 @@ def check_path(path: str) -> str:
     return path
 
 
+TAG = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
+
+
+def check_tag(name: str) -> str:
+    """``name`` when it can name a tag (a letter or digit, then letters, digits, ``.``, ``_``, ``-``; at most 64)."""
+    if not isinstance(name, str) or not TAG.fullmatch(name) or ".." in name or name.endswith((".", ".lock")):
+        raise ValueError(f"tag {str(name)[:80]!r}: expected letters, digits, '.', '_' or '-' (at most 64)")
+    return name
+
+
 class Storage(ABC):
     """Files by path. ``commit`` is the only write: all its changes land, durably, or none."""
 
@@ -121,8 +160,28 @@ class Storage(ABC):
         )
         self._commit(puts, deletes, message, expected)
 
+    def tag(self, name: str, message: str = "") -> None:
+        """Name the store's current state ``name`` (a tag on a Hub repository), moving a tag of that name.
+
+        What was tagged stays readable by its name (``read_tagged``) whatever is committed later. A backend
+        without tags raises ``StorageError``; ``ValueError`` for a name that is not ``check_tag``'s."""
+        raise StorageError(f"{self}: this store keeps no tags (cannot tag {check_tag(name)!r})")
+
+    def read_tagged(self, name: str, path: str) -> bytes | None:
+        """``path`` as it was when the store was tagged ``name``; ``None`` when the tag or the file is missing."""
+        check_tag(name), check_path(path)
+        return None
+
+    def tags(self) -> builtins.list[str]:
+        """The names of the store's tags, sorted."""
+        return []
+
     def commit_quota(self) -> QuotaState | None:
         """This store's commits in the rolling hour and its quota; ``None`` when it has no quota (a folder)."""
+        return None
+
+    def hub_calls(self) -> HubCallsState | None:
+        """What this store's own Hub calls said lately (``storage/hub_health.py``); ``None`` off the Hub."""
         return None
 
     @abstractmethod

@@ -33,7 +33,7 @@ from typing import Any, TypeVar
 from huggingface_hub import HfApi, RepoFile
 from huggingface_hub.errors import RemoteEntryNotFoundError
 
-from leaderboard.storage.base import Storage, StorageError, check_path
+from leaderboard.storage.base import HubCallsState, Storage, StorageError, check_path, check_tag
 from leaderboard.storage.commit_log import CommitLog, CommitQuota, QuotaState
 from leaderboard.storage.hub_cache import ReadCache
 from leaderboard.storage.hub_calls import (
@@ -45,6 +45,7 @@ from leaderboard.storage.hub_calls import (
     retry_after,
 )
 from leaderboard.storage.hub_commit import REPO_TYPE, HubCommits, top_folder
+from leaderboard.storage.hub_health import HubCalls
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -104,9 +105,19 @@ class HubStorage(HubCommits, Storage):
         self._lock = threading.Lock()  # the head
         self._commit_lock = threading.Lock()  # one commit at a time per instance: no self-inflicted races
         self._commits = CommitLog(repo_id, quota, commit_log, wall_clock)
+        self.calls = HubCalls(wall_clock)  # the last call that worked and the last that failed
 
     def commit_quota(self) -> QuotaState:
         return self._commits.state()
+
+    def hub_calls(self) -> HubCallsState:
+        return self.calls.state()
+
+    def _commit(
+        self, puts: dict[str, bytes], deletes: builtins.list[str], message: str, expect: dict[str, bytes | None] | None
+    ) -> None:
+        with self.calls.noted():  # a commit's outcome after its retries (a lost race and the hourly limit are answers)
+            super()._commit(puts, deletes, message, expect)
 
     def __repr__(self) -> str:
         return f"HubStorage({self.repo_id!r})"
@@ -123,7 +134,9 @@ class HubStorage(HubCommits, Storage):
 
     def read(self, path: str) -> bytes | None:
         check_path(path)
-        sha = self.head()
+        return self._read_at(self.head(), path)
+
+    def _read_at(self, sha: str, path: str) -> bytes | None:
         info = self._folder(sha, top_folder(path)).get(path)
         if info is None:
             return None
@@ -156,6 +169,40 @@ class HubStorage(HubCommits, Storage):
         files = self._folder(self.head(), top_folder(prefix + "/") if prefix else _EVERYTHING)
         under = prefix + "/" if prefix else ""
         return sorted(p for p in files if p.startswith(under))
+
+    # -- tags ----------------------------------------------------------------------------------
+
+    def tag(self, name: str, message: str = "") -> None:
+        """Tag the head of ``main`` (fetched now) ``name``; an existing tag of that name is moved there."""
+        check_tag(name)
+        self._ensure_repo()
+        sha = self._call("resolve the head of main", self._fetch_head)
+        if name in self.tags():
+            self._call(
+                f"move the tag {name!r}", lambda: self._api.delete_tag(self.repo_id, tag=name, repo_type=REPO_TYPE)
+            )
+        self._call(
+            f"tag {name!r}",
+            lambda: self._api.create_tag(
+                self.repo_id, tag=name, tag_message=message or None, revision=sha, repo_type=REPO_TYPE, exist_ok=True
+            ),
+        )
+        log.info("%s: tagged %s at %s", self.repo_id, name, sha[:12])
+
+    def read_tagged(self, name: str, path: str) -> bytes | None:
+        check_tag(name), check_path(path)
+        if name not in self.tags():
+            return None
+        sha = self._call(
+            f"resolve the tag {name!r}",
+            lambda: str(self._api.repo_info(self.repo_id, repo_type=REPO_TYPE, revision=name).sha),
+        )
+        return self._read_at(sha, path)
+
+    def tags(self) -> builtins.list[str]:
+        self._ensure_repo()
+        refs = self._call("list the tags", lambda: self._api.list_repo_refs(self.repo_id, repo_type=REPO_TYPE))
+        return sorted(t.name for t in refs.tags)
 
     def _folder(self, sha: str, folder: str) -> dict[str, RepoFile]:
         """``{path: RepoFile}`` of the files under the top-level ``folder`` at ``sha`` (``""``: the root's own
@@ -194,7 +241,9 @@ class HubStorage(HubCommits, Storage):
         while True:
             attempt += 1
             try:
-                return fn()
+                answer = fn()
+                self.calls.ok()
+                return answer
             except Exception as err:
                 kind = classify(err)
                 if kind is None:
@@ -202,7 +251,9 @@ class HubStorage(HubCommits, Storage):
                 wait = self._wait(kind, attempt, err)
                 too_late = self._clock() + wait > start + self._retry.budget_s
                 if kind == "fatal" or too_late or attempt >= self._retry.max_attempts:
-                    raise StorageError(f"{self.repo_id}: could not {what} ({attempt} attempts): {brief(err)}") from err
+                    failed = StorageError(f"{self.repo_id}: could not {what} ({attempt} attempts): {brief(err)}")
+                    self.calls.failed(failed, kind)  # noted for the health route, which never calls the Hub
+                    raise failed from err
                 log.warning("%s: %s failed (%s); retrying in %.1f s", self.repo_id, what, kind, wait)
                 self._sleep(wait)
 

@@ -32,10 +32,11 @@ from pathlib import Path
 
 from filelock import FileLock, Timeout
 
-from leaderboard.storage.base import INTERNAL, Conflict, Storage, StorageError, check_path
+from leaderboard.storage.base import INTERNAL, Conflict, Storage, StorageError, check_path, check_tag
 
 log = logging.getLogger(__name__)
 
+TAG_MESSAGE = ".message"  # a tag's message, beside its copy of the tree
 LOCK_TIMEOUT_S = 120.0  # a commit holds the lock for milliseconds; this long means something is stuck
 
 
@@ -76,6 +77,47 @@ class LocalStorage(Storage):
             relative = Path(folder).relative_to(self.root)
             found += [(relative / name).as_posix() for name in files]
         return sorted(found)
+
+    # -- tags: a frozen copy of the tree, ``.store/tags/{name}/`` ----------------------------------
+
+    def tag(self, name: str, message: str = "") -> None:
+        """Copy the tree to ``.store/tags/{name}/`` (hard links: a commit replaces files, never edits them), then
+        put it in place with one rename: a reader of the tag sees the old copy or the new one, never a mix."""
+        check_tag(name)
+        tags = self._internal / "tags"
+        staging = tags / f".tmp-{uuid.uuid4().hex}"
+        with self._locked(f"tag {name!r}"):
+            self._recover()
+            try:
+                staging.mkdir(parents=True)
+                for path in self.list():
+                    target = staging / path
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    _link_or_copy(self.root / path, target)
+                (staging / TAG_MESSAGE).write_text(message, "utf-8")  # not a path of the namespace: ".store"
+                fsync_dir(staging)
+                old = tags / name
+                if old.exists():
+                    os.rename(old, tags / f".old-{uuid.uuid4().hex}")
+                os.rename(staging, old)
+                fsync_dir(tags)
+            except OSError as error:
+                raise StorageError(f"{self}: cannot tag {name!r}: {error.strerror or error}") from error
+            finally:
+                for leftover in tags.glob(".*"):
+                    shutil.rmtree(leftover, ignore_errors=True)
+        log.debug("%s: tagged %s", self, name)
+
+    def read_tagged(self, name: str, path: str) -> bytes | None:
+        check_tag(name), check_path(path)
+        try:
+            return (self._internal / "tags" / name / path).read_bytes()
+        except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
+            return None
+
+    def tags(self) -> builtins.list[str]:
+        folder = self._internal / "tags"
+        return sorted(p.name for p in folder.iterdir() if not p.name.startswith(".")) if folder.is_dir() else []
 
     def _commit(
         self, puts: dict[str, bytes], deletes: builtins.list[str], message: str, expect: dict[str, bytes | None] | None
@@ -177,6 +219,13 @@ class LocalStorage(Storage):
             yield
         finally:
             self._lock.release()
+
+
+def _link_or_copy(source: Path, target: Path) -> None:
+    try:
+        os.link(source, target)
+    except OSError:  # a file system without hard links
+        shutil.copyfile(source, target)
 
 
 def _write_synced(path: Path, data: bytes) -> None:

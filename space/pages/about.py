@@ -81,6 +81,7 @@ FORMULA = (
 )
 
 BASELINE_MARK = "@@baseline@@"  # the B of this deployment, filled in by ``about_page``
+SITE_MARK = "@@site@@"  # this leaderboard's address, for its citation
 ABOUT = f"""\
 ## What NaviTrace is
 
@@ -167,6 +168,19 @@ python -m scoring score pred.tsv --dataset leggedrobotics/navitrace --split vali
   year    = {{2025}}
 }}
 ```
+
+To cite figures of this leaderboard, cite it too, with the release you read (the board's figures belong to a
+release: the answer key, the scorer and the baseline they were scored with). Each entry's page has a citation of
+its own, in BibTeX and plain text, naming the entry, its release and date, its score with the 95% interval and a
+permanent address.
+
+```bibtex
+@misc{{navitrace_leaderboard,
+  title        = {{{{NaviTrace}} Leaderboard}},
+  howpublished = {{\\url{{@@site@@}}}},
+  note         = {{Release vN (the release of the figures you cite), accessed YYYY-MM-DD}}
+}}
+```
 """
 
 
@@ -228,7 +242,7 @@ def no_test_left(quota: Quota, now: float) -> str:
     )
 
 
-def about_page(baseline_raw: float, embedded: bool) -> str:
+def about_page(baseline_raw: float, embedded: bool, site: str = WEBPAGE) -> str:
     """The About page with the B this deployment scores with (``BASELINE_RAW``).
 
     On the embedded synthetic default B is calibrated on its own test split, so that the straight
@@ -242,4 +256,4 @@ def about_page(baseline_raw: float, embedded: bool) -> str:
         )
     else:
         sentence = f"`B = {baseline_raw:g}` for NaviTrace."
-    return ABOUT.replace(BASELINE_MARK, sentence)
+    return ABOUT.replace(BASELINE_MARK, sentence).replace(SITE_MARK, site)

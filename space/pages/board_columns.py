@@ -43,6 +43,10 @@ RANK_RANGE_TIP = (
     "number of ranked entries minus those significantly worse. Significantly: higher in more than 95% of the "
     "paired bootstrap resamples of the scenes. Only entries with per-row scores have one"
 )
+UB_TIP = (
+    "Upper-bound rank: 1 + the ranked entries significantly better (higher in more than 95% of the paired "
+    "bootstrap resamples of the scenes). Entries sharing it are statistically tied ('tied ×n': n share it)"
+)
 TRIES_TIP = (
     "Test-split submissions the submitter made: for this model / in all (cancelled ones not counted). "
     "A submitter may test privately and choose which entry is public; this says how many tries stood behind it"
@@ -77,6 +81,7 @@ def columns(
     """The columns of a view, in order; the rank range only when some shown row carries one (``board_ranks``)."""
     cols = [
         Column("Rank", lambda r: esc(r.get("rank") or "—"), "rank", RANK_TIP, True, ""),
+        *([Column("Rank (UB)", ub_cell, "rank_ub", UB_TIP, True, "")] if any(r.get("rank_ub") for r in rows) else []),
         Column("Model", model_cell, "model", "The model; click for its entry page", css="nt-model"),
         Column("Score", score_cell, "score", SCORE_TIP, True, "nt-score"),
     ]
@@ -119,7 +124,7 @@ def columns(
         cols += [
             Column("Rows valid / invalid / missing", _counts, None, "Rows of the split: valid, invalid, missing"),
             Column("Description", _description),
-            Column("Scorer / data", lambda r: esc(_versions(r))),
+            Column("Scorer / data", lambda r: esc(_versions(r)), None, "Release, scorer version, answer-key revision"),
             Column("Id", lambda r: f"<code>{esc(r.get('submission_id'))}</code>", "id"),
         ]
     return cols
@@ -139,6 +144,7 @@ def sort_key(key: str) -> tuple[Key, bool]:
         "open": (lambda r: None if r.get("open_weights") is None else bool(r.get("open_weights")), True),
         "id": (lambda r: str(r.get("submission_id") or "") or None, False),
         "rank_range": (lambda r: _pair(r.get("rank_bounds")), False),
+        "rank_ub": (lambda r: _num(r.get("rank_ub")), False),
         "tries": (lambda r: _num(r.get("submissions_model")), True),
     }
     if key in fixed:
@@ -174,6 +180,36 @@ def score_cell(row: Row) -> str:
     return shown if ci is None else f'{shown} <span class="nt-ci" title="95% interval">{esc(ci)}</span>'
 
 
+def ub_cell(row: Row) -> str:
+    """The upper-bound rank, and under it "tied ×n" when n ranked entries share it (read as "tied with n − 1
+    others"); "—" without one (reported rows, the baseline, withheld figures).
+
+    >>> ub_cell({"rank_ub": 2, "rank_ub_tied_with": 0}), ub_cell({})
+    ('<span class="nt-ub">2</span>', '—')
+    """
+    ub, tied = row.get("rank_ub"), row.get("rank_ub_tied_with")
+    if not isinstance(ub, int):
+        return "—"
+    shown = f'<span class="nt-ub">{ub}</span>'
+    if not isinstance(tied, int) or tied < 1:
+        return shown
+    words = tied_words(tied)
+    tip = f"{words}: {tied + 1} ranked entries share upper-bound rank {ub} (statistically tied)"
+    return (
+        f'{shown}<span class="nt-tie" title="{esc(tip)}"><span aria-hidden="true">tied ×{tied + 1}</span>'
+        f'<span class="nt-vh">, {words}</span></span>'
+    )
+
+
+def tied_words(others: int) -> str:
+    """ "tied with 3 others", "tied with 1 other".
+
+    >>> tied_words(1), tied_words(3)
+    ('tied with 1 other', 'tied with 3 others')
+    """
+    return f"tied with {others} other{'' if others == 1 else 's'}"
+
+
 def rank_range_cell(row: Row) -> str:
     """ "2–5", with how many ranked entries are significantly better, tied and worse on hover; "—" without one."""
     shown = esc(rank_range(row.get("rank_bounds")))
@@ -181,7 +217,7 @@ def rank_range_cell(row: Row) -> str:
     if not counts:
         return shown
     better, tied, worse = (counts.get(k) for k in ("better", "tied", "worse"))
-    tip = f"{better} significantly better, {tied} tied, {worse} significantly worse"
+    tip = f"{better} significantly better, {tied} not significantly different, {worse} significantly worse"
     return f'<span title="{esc(tip)}">{shown}</span>'
 
 
@@ -266,7 +302,7 @@ def _description(row: Row) -> str:
 
 
 def _versions(row: Row) -> str:
-    parts = [str(row[k]) for k in ("scorer_version", "dataset_revision") if row.get(k)]
+    parts = [str(row[k]) for k in ("release", "scorer_version", "dataset_revision") if row.get(k)]
     return " · ".join(parts) or "—"
 
 

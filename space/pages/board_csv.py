@@ -1,11 +1,12 @@
 """The board's CSV download: every public column of a split, breakdowns flattened, formulas defused.
 
 Columns only ever get appended (older readers keep theirs in place): the uncertainty columns, then the
-tries, flag, declarations and Hub pull request of issue 15.
+tries, flag, declarations and Hub pull request, then the upper-bound rank, then the release.
 
 ``rank``, ``rank_best`` and ``rank_worst`` are the one rank and range of ``board_ranks`` (among the
 unflagged entries, as on the default board and the entry pages); ``rank_best`` is the upper-bound rank,
-1 + the entries significantly better (issue 27's "Rank (UB)").
+1 + the entries significantly better (the "Rank (UB)" column), which ``rank_ub`` repeats under its own name at
+the end with ``rank_ub_tied_with``, how many other ranked entries share it (the entries it is tied with).
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ CSV_TAIL = ("submitted_at", "scorer_version", "dataset_revision", "submission_id
 # The 95% intervals and rank ranges (leaderboard/uncertainty.py, space/pages/board_ranks.py), last so older readers'
 # columns keep their places; empty where a row has none (reported rows, the baseline, withheld figures).
 CSV_UNCERTAINTY = ("score_ci_low", "score_ci_high", "rank_best", "rank_worst")
-# Issue 15, after those: the tries, the flag, the declarations, the Hub pull request.
+# After those: the tries, the flag, the declarations, the Hub pull request.
 CSV_TRUST = (
     "submissions_model",
     "submissions_total",
@@ -56,6 +57,10 @@ CSV_TRUST = (
     "best_of",
     "hub_pr_url",
 )
+# After those: the upper-bound rank by its name, and how many other ranked entries share it (tied).
+CSV_SIGNIFICANCE = ("rank_ub", "rank_ub_tied_with")
+# Last: the release the row's figures belong to (leaderboard/editions.py; v1 for a table made before).
+CSV_RELEASE = ("release",)
 
 
 def csv_table(rows: Iterable[Row], split: str) -> tuple[list[str], list[list[object]]]:
@@ -72,6 +77,8 @@ def csv_table(rows: Iterable[Row], split: str) -> tuple[list[str], list[list[obj
     header += [*CSV_TAIL, *CSV_UNCERTAINTY]
     header += [f"per_embodiment_ci.{e}.{end}" for e in EMBODIMENTS for end in ("low", "high")]
     header += CSV_TRUST
+    header += CSV_SIGNIFICANCE
+    header += CSV_RELEASE
     lines = []
     for r in shown:
         line = [r.get(c) for c in CSV_BASE]
@@ -82,6 +89,8 @@ def csv_table(rows: Iterable[Row], split: str) -> tuple[list[str], list[list[obj
         line += [*_pair(r.get("score_ci")), *_pair(r.get("rank_bounds"))]
         line += [v for e in EMBODIMENTS for v in _pair(_dict(r.get("per_embodiment_ci")).get(e))]
         line += _trust_cells(r)
+        line += [r.get(c) for c in CSV_SIGNIFICANCE]
+        line.append(r.get("release") or "v1")
         lines.append(line)
     return header, lines
 

@@ -9,7 +9,9 @@ with score ``s``:
   rank, LMArena's "Rank (UB)": rows sharing it are statistically tied), ``worst`` = the size of the set
   minus the ranked rows significantly worse. "Significantly better" is the table's ``significantly_better``
   (``leaderboard/uncertainty.py``: one-sided 95% on the paired scene resamples of the intervals), counted
-  here only when the other row's score is also higher, so ``best <= rank <= worst`` always holds.
+  here only when the other row's score is also higher, so ``best <= rank <= worst`` always holds;
+- ``rank_ub`` = ``best``, named on its own for the CSV and the JSON, and ``rank_ub_tied_with`` = how many other
+  ranked rows share it: rows sharing an upper-bound rank read as tied on every page.
 
 Best entry per model, the search and the filters only hide rows: an entry keeps the rank it has in the
 ranked set, so the default board, the entry page and the CSV say the same. A row outside the set (a flagged
@@ -33,7 +35,8 @@ def is_flagged(row: Row) -> bool:
 
 
 def ranked(rows: Iterable[Row], split: str, flagged: bool = False) -> list[dict[str, object]]:
-    """The rows of ``split`` best first (copies), each with ``rank``, ``rank_bounds`` and ``rank_counts``.
+    """The rows of ``split`` best first (copies), each with ``rank``, ``rank_bounds``, ``rank_counts``, ``rank_ub``
+    and ``rank_ub_tied_with``.
 
     ``flagged``: whether flagged entries are in the ranked set (the board with "Hide flagged" off); by
     default they are not, which is the one rank of every entry wherever no view is chosen.
@@ -79,6 +82,19 @@ def place(rows: list[dict[str, object]], ranked_set: list[dict[str, object]]) ->
         size = len(ranked_set) + (me not in members)
         row["rank_bounds"] = [1 + above, size - below]
         row["rank_counts"] = {"better": above, "tied": size - 1 - above - below, "worse": below}
+    share_upper_bounds(rows, members)
+
+
+def share_upper_bounds(rows: list[dict[str, object]], members: Mapping[str, Row]) -> None:
+    """Write ``rank_ub`` (the upper-bound rank, ``rank_bounds[0]``; None without bounds) and ``rank_ub_tied_with``
+    (how many *other* rows of the ranked set share it: the entries it reads as tied with) into ``rows``."""
+    for row in rows:
+        bounds = row.get("rank_bounds")
+        row["rank_ub"] = bounds[0] if isinstance(bounds, list) else None
+    shared = Counter(r["rank_ub"] for r in rows if r["rank_ub"] is not None and str(r.get("submission_id")) in members)
+    for row in rows:
+        inside = str(row.get("submission_id")) in members
+        row["rank_ub_tied_with"] = None if row["rank_ub"] is None else shared[row["rank_ub"]] - inside
 
 
 def better_ids(row: Row) -> list[str] | None:

@@ -1,8 +1,10 @@
 """The board's state in the page address, so a link reproduces the view.
 
 ``?split=validation&q=qwen&sort=emb:Human&dir=asc&cols=emb,cat&by=weather_conditions&all=1&open=1&pmin=1&pmax=10&org=ETH``
-and (issue 15) ``&flagged=1`` (show flagged entries), ``&hub=1`` (show Hub-reported results),
-``&notrained=1`` (only entries declaring no training on NaviTrace), ``&single=1`` (only single runs).
+and ``&flagged=1`` (show flagged entries), ``&hub=1`` (show Hub-reported results),
+``&notrained=1`` (only entries declaring no training on NaviTrace), ``&single=1`` (only single runs), and
+``&release=v1`` (that release's board, frozen once the next one opened), ``&since=v1`` (beside the
+board, how figures and ranks moved since that release's).
 Every parameter is optional (a default is left out of the address); a value the board does not know
 is ignored, so an old or hand-edited link still opens the board. The page's script writes the
 address (``BOARD_SCRIPT`` in ``board_script.py``); this module reads it on the server.
@@ -14,6 +16,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from leaderboard.editions import is_name
 from space.pages.board import LEGACY_SORTS, MAX_ORGANISATION, MAX_QUERY, BoardView, Filters
 from space.pages.board_columns import GROUP_CATEGORY, GROUP_DETAILS, GROUP_EMBODIMENT, METADATA_LABELS, sort_key
 
@@ -42,6 +45,9 @@ class Controls:
     show_hub: bool = False
     not_trained: bool = False
     single_run: bool = False
+    # The release whose board is shown ("": the current one, unnamed) and one to compare it with.
+    release: str = ""
+    since: str = ""
 
 
 def from_query(params: Mapping[str, str]) -> Controls:
@@ -71,6 +77,8 @@ def from_query(params: Mapping[str, str]) -> Controls:
         show_hub=get("hub") in YES,
         not_trained=get("notrained") in YES,
         single_run=get("single") in YES,
+        release=get("release") if is_name(get("release")) else "",
+        since=get("since") if is_name(get("since")) else "",
     )
 
 
@@ -105,8 +113,11 @@ def view_of(
     show_hub: bool = False,
     not_trained: bool = False,
     single_run: bool = False,
+    release: str = "",
+    since: str = "",
 ) -> BoardView:
-    """The view the controls describe (what the table handler receives from the page)."""
+    """The view the controls describe (what the table handler receives from the page). ``release`` and ``since``
+    choose the rows the view is of (``space/public/release_views.py``), not the view: taken and left alone."""
     key, descending = sort_state(sort)
     return BoardView(
         split=split if split in SPLITS else "test",

@@ -1,4 +1,4 @@
-"""The maintainers' desk's duplicate marks (issue 15): a likely copy is seen before anyone approves it.
+"""The maintainers' desk's duplicate marks: a likely copy is seen before anyone approves it.
 
 Two places, both above the Approve button: under the pending list, one line per pending entry that
 copies an earlier one; and, for the submission picked to act on, the same line in a warning box

@@ -17,6 +17,7 @@ from leaderboard.uncertainty_compare import GroupFigure
 from scoring.penalty_table import EMBODIMENTS
 from space.pages.board import METADATA_LABELS, ranked, splits
 from space.pages.html import TRUST_CSS, badge, esc, link, number, parameters, percent, safe_url, table
+from space.pages.standing import standing, upper_bound
 
 Row = Mapping[str, object]
 MAX_ID = 120  # characters of an id read from the URL (ids are ~40)
@@ -95,7 +96,8 @@ def entry_html(row: Row, groups: Sequence[GroupFigure]) -> str:
         f'<p class="nt-big" id="entry-score">Score <b>{number(row.get("score"))}</b> '
         f"<span title='95% confidence interval'>{format_interval(row.get('score_ci'))}</span> · rank "
         f"<b>{esc(row.get('rank') if row.get('rank') is not None else '—')}</b> "
-        f"(range {format_rank_range(row.get('rank_bounds'))}) on the {esc(row.get('split'))} split</p>"
+        f"(range {format_rank_range(row.get('rank_bounds'))}){upper_bound(row)} on the {esc(row.get('split'))} "
+        "split</p>"
     )
     parts = [f"<h2 id='entry-title'>{esc(row.get('model'))}{tag}</h2>", flag_box(row.get("flag")), headline]
     parts.append(standing(row))
@@ -116,28 +118,6 @@ def entry_html(row: Row, groups: Sequence[GroupFigure]) -> str:
     parts.append(metadata_breakdown(row))
     parts.append(f"<p class='nt-small'>{esc(CI_HELP)}</p>")
     return f'<div class="nt-entry">{"".join(parts)}</div>'
-
-
-def standing(row: Row) -> str:
-    """How the rank stands: the entries significantly better, tied and worse; a flagged entry's rank explained."""
-    counts = row.get("rank_counts")
-    said = []
-    if isinstance(counts, Mapping):
-        better, tied, worse = (int(counts.get(k) or 0) for k in ("better", "tied", "worse"))
-        said.append(
-            f"Significantly better than {_entries(worse)}, tied with {_entries(tied)}, "
-            f"significantly below {_entries(better)} (one-sided 95%, paired over the same resamples)."
-        )
-    if isinstance(row.get("flag"), Mapping) and row.get("rank") is not None:
-        said.append(
-            "Flagged entries are hidden from the default board: the rank is where this score places it among "
-            "the unflagged entries, and it takes no rank from them."
-        )
-    return f"<p class='nt-small' id='entry-standing'>{' '.join(said)}</p>" if said else ""
-
-
-def _entries(count: int) -> str:
-    return f"{count} {'entry' if count == 1 else 'entries'}"
 
 
 def facts(row: Row) -> str:

@@ -162,7 +162,8 @@ def _title(text: str | None) -> str:
     return f' title="{esc(text)}"' if text else ""
 
 
-# Issue 15's marks, for the board and the entry page (``gr.HTML(css_template=...)``: no ``${`` in here).
+# The disclosure marks (flags, tries, declarations) of the board and the entry page
+# (``gr.HTML(css_template=...)``: no ``${`` in here).
 TRUST_CSS = """
 .nt-badge-flag { background: #fee2e2; color: #991b1b; cursor: help; }
 .nt-badge-hub { background: #e0f2fe; color: #075985; cursor: help; }

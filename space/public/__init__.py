@@ -1,4 +1,4 @@
-"""The public pages as plain server-rendered routes (issue 22): the board, an entry, compare, About, the embed.
+"""The public pages as plain server-rendered routes: the board, an entry, compare, About, the embed.
 
 No gradio here. Every view is an address with a query string and works with JavaScript off: sorting is a
 header link, the filters and the search a GET form. Page bodies are drawn once per results version

@@ -13,6 +13,7 @@ from pathlib import Path
 from markdown_it import MarkdownIt
 
 from space.pages import about
+from space.pages.citation import ORIGIN
 from space.pages.html import esc
 from space.pages.warmup import EXAMPLES
 
@@ -43,16 +44,18 @@ def inline(text: str) -> str:
     return _markdown().renderInline(text)
 
 
-def about_body(baseline_raw: float, embedded: bool, examples: Sequence[Path] | None) -> str:
-    """The page's main content. ``examples``: the example files ready to download (``None``: still being made)."""
-    text = about.about_page(baseline_raw, embedded).replace(about.FORMULA, FORMULA_MARK)
+def about_body(baseline_raw: float, embedded: bool, examples: Sequence[Path] | None, origin: str = "") -> str:
+    """The page's main content. ``examples``: the example files ready to download (``None``: still being made);
+    ``origin``: this site's address, which the leaderboard's citation names (else the project page)."""
+    site = f"{origin}/" if ORIGIN.fullmatch(origin) else about.WEBPAGE
+    text = about.about_page(baseline_raw, embedded, site).replace(about.FORMULA, FORMULA_MARK)
     top, bottom = text.split("## Scoring locally", 1)
     formula = f'<div class="nt-formula" tabindex="0" role="region" aria-label="The score\'s formula">{FORMULA}</div>'
     html = markdown(top).replace(f"<p>{FORMULA_MARK}</p>", formula)
     rest = markdown("## Scoring locally" + bottom)
     page = f"<h1>About NaviTrace and its leaderboard</h1>{html}{examples_html(examples)}{rest}"
     # A code block scrolls sideways on a phone: keyboard users reach it too (axe: scrollable-region-focusable).
-    page = page.replace("<pre>", '<pre tabindex="0">')
+    page = page.replace("<pre>", '<pre tabindex="0">').replace("<h2>Citation</h2>", '<h2 id="citation">Citation</h2>')
     return f'<article class="nt-about" id="about-page">{page}</article>'
 
 

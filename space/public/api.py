@@ -8,6 +8,9 @@ Hub-reported rows (``kind`` "hub", unranked); a reader filters them as they like
 its split's board (the same keys) and, once the public datasets are prepared, each group's figure with its 95%
 interval (overall, per embodiment, per task category: ``EntryIntervals``, aggregates only).
 
+``?release=v1`` asks for that release's board (the live one while it is current, else its frozen rows, whose
+bodies are drawn once and kept); the board's JSON names the release it is (``release``), each row its own.
+
 Each body is drawn once per results version (``services.board.snapshot().version``) and key (split, or id),
 kept with its ETag (a hash of the body) in a bounded cache, and sent with ``Cache-Control: public, no-cache``:
 any cache may keep it (nothing in it depends on who asks) but must ask again before each use, which costs a
@@ -29,11 +32,14 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from leaderboard.editions import is_name
 from leaderboard.errors import InvalidAction
 from space.pages import board_csv
 from space.pages.board_cache import Snapshot
 from space.pages.board_url import SPLITS
 from space.pages.entry import MAX_ID
+from space.pages.release_book import FROZEN, ReleaseBook
+from space.pages.release_moves import current_release
 from space.public.board_page import last_updated
 from space.public.drawn import Drawn
 from space.public.entry_page import intervals_of
@@ -77,13 +83,34 @@ class Api:
         self.intervals = intervals_of(services)
         self.kept: Drawn[Body] = Drawn(BODIES, BYTES, weigh=_weight)
         self.indexes: Drawn[Index] = Drawn(2, 2, weigh=lambda index: 1)  # the ids of a version, looked up per entry
+        self.releases = ReleaseBook(services.leaderboard)
+        self.frozen: Drawn[Body] = Drawn(64, BYTES // 4, weigh=_weight)  # frozen boards' bodies: kept for good
         services.board.on_change(self.draw_ahead)
 
     async def board(self, request: Request) -> Response:
         split = request.query_params.get("split", "test")
         if split not in SPLITS:
             return error(400, f"split {split[:40]!r}: expected one of {', '.join(SPLITS)}")
-        return answer(request, await run_in_threadpool(self.board_body, split))
+        release = request.query_params.get("release")
+        if release is None:
+            return answer(request, await run_in_threadpool(self.board_body, split))
+        if not is_name(release):
+            return error(400, f"release {release[:40]!r}: expected v and a number, such as v1")
+        body = await run_in_threadpool(self.release_body, split, release)
+        if body is None:
+            return error(404, f"no release {release!r}")
+        return answer(request, body)
+
+    def release_body(self, split: str, release: str) -> Body | None:
+        """The board of ``release`` (``?release=v1``): the live one while it is current, else its frozen rows
+        (drawn once: they never change); ``None`` for a release never opened."""
+        snapshot = self.services.board.snapshot()
+        rows = self.releases.board_of(snapshot, release)
+        if rows is None:
+            return None
+        if rows is snapshot:
+            return self.board_body(split, snapshot)
+        return self.frozen.get(FROZEN, (release, split), lambda: Body.of(board_json(rows, split)))
 
     async def entry(self, request: Request) -> Response:
         wanted = request.path_params["submission_id"]
@@ -155,7 +182,9 @@ class Index:
 
 def board_json(snapshot: Snapshot, split: str, index: Index | None = None) -> dict[str, object]:
     header, lines = (index or Index.of(snapshot.rows)).tables[split]
-    return {**_about(snapshot, split), "columns": header, "rows": lines}
+    # The release whose board this is (each row says the release of its own figures, in its "release" column).
+    release = current_release(snapshot.rows)
+    return {**_about(snapshot, split), "release": release, "columns": header, "rows": lines}
 
 
 def entry_json(

@@ -1,6 +1,6 @@
 """The board's address both ways: the controls a query string asks for, and the query string of a view.
 
-The parameter names are the board's since issue 15 (``space/pages/board_url.py`` reads them). A GET form
+The parameter names are the board's (``space/pages/board_url.py`` reads them). A GET form
 sends every field, empty ones and the column groups as repeated ``cols`` included; ``is_noisy`` says
 so, and the route then redirects to ``address(...)``, the shortest address of the same view, so the
 address bar always says what is shown and a copied link stays short.
@@ -75,6 +75,8 @@ def query(controls: Controls) -> list[tuple[str, str]]:
         ("hub", "1" if controls.show_hub else ""),
         ("notrained", "1" if controls.not_trained else ""),
         ("single", "1" if controls.single_run else ""),
+        ("release", controls.release),
+        ("since", controls.since),
     ]
     return [(name, value) for name, value in pairs if value is not None and (value or name == "cols")]
 

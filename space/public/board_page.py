@@ -17,6 +17,7 @@ from space.pages.board_cache import Snapshot
 from space.pages.board_columns import METADATA_LABELS
 from space.pages.board_url import SPLITS, Controls
 from space.pages.html import esc, number
+from space.public import status_line
 from space.public.about_page import inline
 from space.public.board_address import DEFAULT, address, query, sort_parts, view_of
 from space.public.board_table import table_html
@@ -38,8 +39,9 @@ VALIDATION_NOTE = (
 )
 
 
-def board_body(snapshot: Snapshot, controls: Controls) -> str:
-    """The board page's main content for ``controls``."""
+def board_body(snapshot: Snapshot, controls: Controls, notes: str = "") -> str:
+    """The board page's main content for ``controls``; ``notes`` (the release it shows, what changed since another:
+    ``changelog_page.board_notes``) go under the title."""
     view = view_of(controls)
     intro = (
         '<section class="nt-intro" aria-labelledby="board-title"><div class="nt-intro-text">'
@@ -49,7 +51,7 @@ def board_body(snapshot: Snapshot, controls: Controls) -> str:
         '<a href="/about">How scoring works</a></p></div>'
         f'<a class="nt-button nt-primary" id="submit-link" href="{SUBMIT}">Submit your model</a></section>'
     )
-    return intro + controls_html(controls) + results_html(snapshot, controls, view)
+    return intro + notes + controls_html(controls) + results_html(snapshot, controls, view)
 
 
 def embed_body(snapshot: Snapshot, controls: Controls) -> str:
@@ -76,10 +78,23 @@ def results_html(snapshot: Snapshot, controls: Controls, view: board.BoardView) 
         charts = f'<p id="charts-empty" class="nt-small">{later}</p>'
     return (
         f'<div id="board-results">{summary_html(snapshot, controls, view, rows, "/")}'
-        f"{table_html(rows, view, controls, '/', empty_text(controls, view, rows))}"
+        f"{table_html(rows, view, controls, '/', empty_text(controls, view, rows))}{ties_legend(rows)}"
         f'<div class="nt-help">{inline(BOARD_HELP)}</div>'
         '<section id="board-charts" aria-labelledby="charts-title"><h2 id="charts-title">Charts</h2>'
         f"{charts}</section></div>"
+    )
+
+
+def ties_legend(rows: Sequence[Row]) -> str:
+    """What "Rank (UB)" and the tied groups mean, under a table that shows them ("" when no row has one)."""
+    if not any(isinstance(r.get("rank_ub"), int) for r in rows):
+        return ""
+    return (
+        '<p class="nt-help nt-ties-legend" id="board-ties-legend"><strong>Rank (UB)</strong>: the upper-bound rank, '
+        "1 + the entries significantly better (higher in more than 95% of the paired bootstrap resamples of the "
+        "scenes, one-sided). Entries that share it are statistically tied: "
+        '<span class="nt-tie-key nt-tie-a">bracketed and tinted together</span> when the board is sorted by score, '
+        "and marked “tied ×n” with n the number of entries sharing it. Rank orders by the score alone.</p>"
     )
 
 
@@ -98,7 +113,7 @@ def controls_html(controls: Controls) -> str:
     """The split links, then one GET form: the search, and the filters and columns in a closed panel."""
     key, direction = sort_parts(controls)
     state = [("split", "" if controls.split == "test" else controls.split), ("sort", "" if key == "score" else key)]
-    state.append(("dir", direction))
+    state += [("dir", direction), ("release", controls.release), ("since", controls.since)]
     hidden = "".join(f'<input type="hidden" name="{n}" value="{esc(v)}">' for n, v in state if v)
     active = count_active(controls)
     badge = f' <span class="nt-count">({active} set)</span>' if active else ""
@@ -111,10 +126,16 @@ def controls_html(controls: Controls) -> str:
         'placeholder="Search: model, organisation, 7B…" autocomplete="off">'
         '<button type="submit" class="nt-button">Search</button>'
         f'<details id="board-filters"><summary>Filters and columns{badge}</summary>{_panel(controls)}</details></form>'
-        f'<span id="board-csv"><a class="nt-button" id="board-csv-link" href="{CSV}?split={esc(controls.split)}" '
+        f'<span id="board-csv"><a class="nt-button" id="board-csv-link" href="{esc(_csv_href(controls))}" '
         "download>"
         f'Download CSV<span class="nt-csv-split"> ({esc(controls.split)})</span></a></span></div>'
     )
+
+
+def _csv_href(controls: Controls) -> str:
+    """The CSV of the split, of the release shown when one is named (``space/board_download.py``)."""
+    release = f"&release={controls.release}" if controls.release else ""
+    return f"{CSV}?split={controls.split}{release}"
 
 
 def _panel(controls: Controls) -> str:
@@ -147,7 +168,8 @@ def _panel(controls: Controls) -> str:
         f'<select id="board-by" name="by">{options}</select></span></fieldset>'
         f"<fieldset><legend>Entries</legend>{entries}</fieldset><fieldset><legend>Filters</legend>{filters}</fieldset>"
         '<p class="nt-panel-actions"><button type="submit" class="nt-button nt-primary">Apply</button> '
-        f'<a href="{esc(address(Controls(split=controls.split)))}">Reset to the default board</a></p></div>'
+        f'<a href="{esc(address(Controls(split=controls.split, release=controls.release)))}">Reset to the default '
+        "board</a></p></div>"
     )
 
 
@@ -169,7 +191,7 @@ def _number(name: str, label: str, value: float | None) -> str:
 
 def count_active(controls: Controls) -> int:
     """How many of the panel's settings differ from the default board (shown on its closed summary)."""
-    base = dataclasses.replace(controls, split=DEFAULT.split, query="", sort=DEFAULT.sort)
+    base = dataclasses.replace(controls, split=DEFAULT.split, query="", sort=DEFAULT.sort, release="", since="")
     return len(query(base))
 
 
@@ -194,7 +216,8 @@ def summary_html(snapshot: Snapshot, controls: Controls, view: board.BoardView, 
     if not view.show_hub and any(r.get("kind") == "hub" for r in mine):
         more.append(f'<a href="{esc(address(controls, path, show_hub=True))}" target="_self">Show Hub-reported</a>')
     links = f" {' · '.join(more)}" if more else ""
-    return f'<p id="board-summary" role="status">{text}{links} {updated_html(snapshot)}</p>'
+    status = status_line.SLOT if path == "/" else ""  # scoring's live line, put in per request (status_line.py)
+    return f'<p id="board-summary" role="status">{text}{links} {updated_html(snapshot)}{status}</p>'
 
 
 def last_updated(snapshot: Snapshot) -> datetime | date | None:

@@ -3,7 +3,9 @@
 The rows are ``board.select``'s and the columns ``board_columns.columns``' (one ranking, one set of
 cells for every page and the CSV); what differs from ``board.render`` is only the markup: a header is a
 link to the address sorted by it (the same column again reverses it), so sorting works with JavaScript
-off; a model links to ``/entry/<id>``; rank and model stay in view when the table scrolls sideways.
+off; a model links to ``/entry/<id>``; rank, upper-bound rank and model stay in view when the table scrolls
+sideways. Sorted by score or rank, each run of entries sharing an upper-bound rank (statistically tied) is drawn
+as one group: a bracket beside the upper-bound ranks, two tints taking turns so that neighbouring groups differ.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from space.pages.html import esc
 from space.public.board_address import address, sorted_by
 
 Row = Mapping[str, object]
+TIE_SORTS = ("score", "rank", "rank_ub")  # orders in which entries sharing an upper-bound rank stand together
 
 
 def entry_link(row: Row) -> str:
@@ -46,20 +49,44 @@ def table_html(rows: Sequence[Row], view: board.BoardView, controls: Controls, p
     current, descending = view.sort_column, view.is_descending
     head = "".join(_header(c, controls, current, descending, path) for c in cols)
     body = []
-    for row in rows:
+    ties = tie_classes(rows) if current in TIE_SORTS else [""] * len(rows)
+    for row, tied in zip(rows, ties, strict=True):
         kind = esc(row.get("kind"))
         flagged = " nt-row-flagged" if board.is_flagged(row) else ""
         cells = "".join(f"<td{_class(c)}>{c.cell(row)}</td>" for c in cols)
-        body.append(f'<tr class="nt-row-{kind}{flagged}">{cells}</tr>')
+        body.append(f'<tr class="nt-row-{kind}{flagged}{tied}">{cells}</tr>')
     if not body:
         body.append(f'<tr><td class="nt-empty" colspan="{len(cols)}">{esc(empty or "No entry.")}</td></tr>')
-    wide = " nt-wide" if len(cols) > 16 else ""
+    wide = " nt-wide" if sum(c.key != "rank_ub" for c in cols) > 16 else ""  # the default view's columns fit
     return (
         f'<div class="nt-table-wrap{wide}" id="board-table-wrap" tabindex="0" role="region" '
         'aria-label="Leaderboard table (scrolls sideways when wider than the page)">'
         f'<table class="nt-table nt-board" id="leaderboard-table" data-sort="{esc(current)}" '
         f'data-desc="{int(descending)}"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table></div>'
     )
+
+
+def tie_classes(rows: Sequence[Row]) -> list[str]:
+    """Each row's classes as a member of a run of neighbours sharing an upper-bound rank: ``nt-tied`` and
+    ``nt-tie-a`` / ``nt-tie-b`` (taking turns run by run), ``nt-tie-first`` and ``nt-tie-last`` at its ends; ""
+    for a row tied with nobody shown beside it.
+
+    >>> tie_classes([{"rank_ub": 1}, {"rank_ub": 2}, {"rank_ub": 2}, {"rank_ub": None}])
+    ['', ' nt-tied nt-tie-a nt-tie-first', ' nt-tied nt-tie-a nt-tie-last', '']
+    """
+    keys = [r.get("rank_ub") if isinstance(r.get("rank_ub"), int) else None for r in rows]
+    out, turn, start = [""] * len(rows), 0, 0
+    while start < len(rows):
+        end = start + 1
+        while end < len(rows) and keys[start] is not None and keys[end] == keys[start]:
+            end += 1
+        if end - start > 1:
+            for i in range(start, end):
+                ends = (" nt-tie-first" if i == start else "") + (" nt-tie-last" if i == end - 1 else "")
+                out[i] = f" nt-tied nt-tie-{'ab'[turn % 2]}{ends}"
+            turn += 1
+        start = end
+    return out
 
 
 def _header(column: Column, controls: Controls, current: str, descending: bool, path: str) -> str:
@@ -82,7 +109,7 @@ def _class(column: Column) -> str:
 
 
 def _sticky(column: Column) -> str:
-    return {"rank": "nt-rank", "model": "nt-model-col"}.get(column.key or "", "")
+    return {"rank": "nt-rank", "rank_ub": "nt-ub-col", "model": "nt-model-col"}.get(column.key or "", "")
 
 
 def _meta(row: Row, name: str | None) -> dict:

@@ -11,13 +11,17 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from urllib.parse import quote
 
+from leaderboard.editions import Edition
 from leaderboard.uncertainty_compare import EntryIntervals, GroupFigure
-from space.pages import compare, entry
+from space.pages import citation, compare, entry
 from space.pages.html import esc, number
 from space.services import Services
 
 Row = Mapping[str, object]
 PROMPT = "Pick two entries to see their differences with paired intervals."
+# Where an entry's citation goes: it names this site's address, so the route writes it in per request
+# (``citation_in``) and the page drawn once per results version stays the same for every host name.
+CITE_MARK = "<!--nt-cite-->"
 
 
 def intervals_of(services: Services) -> EntryIntervals:
@@ -43,8 +47,9 @@ def back_link(split: object) -> str:
     return f'<a class="nt-back" id="back-to-board" href="{href}">← Back to the board</a>'
 
 
-def entry_body(row: Row, groups: Sequence[GroupFigure], choices: Sequence[tuple[str, str]]) -> str:
-    """An entry's page: the way back, the figures, and the form to compare it with another entry."""
+def entry_body(row: Row, groups: Sequence[GroupFigure], choices: Sequence[tuple[str, str]], release: str = "") -> str:
+    """An entry's page: the way back, the figures, and the form to compare it with another entry; ``release``:
+    the line naming the release of its figures (``changelog_page.entry_release``), under its name."""
     here = str(row.get("submission_id"))
     others = [(text, value) for text, value in choices if value != here]
     picker = ""
@@ -57,10 +62,17 @@ def entry_body(row: Row, groups: Sequence[GroupFigure], choices: Sequence[tuple[
             f'<select id="compare-other" name="compare">{options}</select>'
             ' <button type="submit" class="nt-button">Compare</button></form>'
         )
+    cite = '<a href="#entry-cite" id="entry-cite-link">Cite this entry</a>'
     return (
-        f'<nav class="nt-page-nav" aria-label="Entry">{back_link(row.get("split"))}{picker}</nav>'
-        f'<article id="entry-page">{_titled(entry.entry_html(row, groups))}</article>'
+        f'<nav class="nt-page-nav" aria-label="Entry">{back_link(row.get("split"))}{cite}{picker}</nav>'
+        f'<article id="entry-page">{_after_title(_titled(entry.entry_html(row, groups)), release)}{CITE_MARK}</article>'
     )
+
+
+def citation_in(body: str, row: Row, origin: str, editions: Sequence[Edition] = citation.NO_EDITIONS) -> str:
+    """``body`` (an ``entry_body``) with the entry's citation in its place, naming ``origin`` (checked there) and
+    the release of its figures among ``editions``."""
+    return body.replace(CITE_MARK, citation.citation_html(row, origin, editions), 1)
 
 
 def _titled(html: str) -> str:
@@ -71,6 +83,12 @@ def _titled(html: str) -> str:
         return html
     html = f"{html[:start]}<h1 id='entry-title'>{html[start + 21 : end]}</h1>{html[end + 5 :]}"
     return _outline(html).replace('<th scope="col"></th>', '<th scope="col"><span class="nt-vh">Value</span></th>')
+
+
+def _after_title(html: str, line: str) -> str:
+    """``line`` right under the page's ``<h1>`` (at the top when there is none)."""
+    end = html.find("</h1>")
+    return f"{html[: end + 5]}{line}{html[end + 5 :]}" if end >= 0 else line + html
 
 
 def _outline(html: str) -> str:

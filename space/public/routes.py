@@ -1,13 +1,15 @@
 """The public pages' routes: ``routes(services, viewer_of)`` (``space/server.py`` adds them to the site).
 
-``GET /`` the board (``space/pages/board_url.py``'s parameters; ``/?entry=ID`` and ``/?compare=a,b``, the
-old addresses, redirect), ``/entry/{id}``, ``/compare``, ``/about``, ``/embed``, ``/examples/{name}`` and
-``/static/{name}``. Bodies are drawn once per results version and view (``Drawn``), in a worker thread;
-only the header, which names who is signed in, is drawn per request (pages are ``private, no-cache``).
+``GET /`` the board (``space/pages/board_url.py``'s parameters, ``?release=`` and ``?since=`` included:
+``release_views.py``; ``/?entry=ID`` and ``/?compare=a,b``, the old addresses, redirect), ``/entry/{id}``,
+``/compare``, ``/about``, ``/changelog``, ``/embed``, ``/examples/{name}`` and ``/static/{name}``. Bodies are
+drawn once per results version and view (``Drawn``), in a worker thread; only the header, which names who is
+signed in, is drawn per request (pages are ``private, no-cache``).
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from functools import partial
 from urllib.parse import quote, urlencode
@@ -23,10 +25,13 @@ from space.limits import RateLimit
 from space.pages import entry
 from space.pages.about import TITLE
 from space.pages.board_cache import Snapshot
+from space.pages.board_url import Controls
+from space.pages.release_book import ReleaseBook
 from space.pages.warmup import EXAMPLES
-from space.public import about_page, board_page, entry_page
+from space.public import about_page, board_page, entry_page, status_line
 from space.public.board_address import address, controls_of, is_noisy
 from space.public.drawn import Drawn, TooManyFresh
+from space.public.release_views import ReleaseViews, missing_body
 from space.public.shell import Meta, Viewer, head, header_html, page, static_file
 from space.services import Services
 
@@ -59,6 +64,7 @@ def routes(services: Services, viewer_of: Callable[[Request], Viewer]) -> list[B
         Route("/entry/{submission_id}", pages.entry, methods=["GET"]),
         Route("/compare", pages.compare, methods=["GET"]),
         Route("/about", pages.about, methods=["GET"]),
+        Route("/changelog", pages.changelog, methods=["GET"]),
         Route("/examples/{name}", pages.example, methods=["GET"]),
         Route("/static/{name}", pages.static, methods=["GET"]),
     ]
@@ -73,6 +79,7 @@ class Pages:
         self.fresh = RateLimit(services.space.fresh_views_per_minute, 60)
         self.intervals = entry_page.intervals_of(services)
         self._static: dict[str, bytes] = {}
+        self.releases = ReleaseViews(ReleaseBook(services.leaderboard), services.leaderboard.settings.results_repo)
         services.board.on_change(self.draw_ahead)
 
     def draw_ahead(self, snapshot: Snapshot) -> None:
@@ -80,9 +87,14 @@ class Pages:
         given it (``BoardCache.on_change``): while files are scored, no reader waits for a drawing."""
         views = [("board", controls_of([]))]
         recent = self.drawn.recent(snapshot.version - 1, 4 * AHEAD)
-        views += [v for v in recent if isinstance(v, tuple) and v[0] in DRAW]
+        views += [v for v in recent if isinstance(v, tuple) and v[0] in DRAW and not v[1].release]  # named: on request
         for kind, controls in list(dict.fromkeys(views))[:AHEAD]:
-            self.drawn.get(snapshot.version, (kind, controls), partial(DRAW[kind], snapshot, controls))
+            self.drawn.get(snapshot.version, (kind, controls), partial(self._draw, kind, snapshot, controls))
+
+    def _draw(self, kind: str, snapshot: Snapshot, controls: Controls) -> str:
+        if kind == "board":  # with the notes of its release (release_views.py)
+            return self.releases.board_body(snapshot, snapshot, controls)
+        return DRAW[kind](snapshot, controls)
 
     # -- the board ---------------------------------------------------------------------------------------
 
@@ -96,24 +108,33 @@ class Pages:
         if is_noisy(pairs):  # a GET form's submission: to the short address of the same view
             return RedirectResponse(address(controls), status_code=303)
         snapshot = await run_in_threadpool(self.services.board.snapshot)
+        shown = await run_in_threadpool(self.releases.shown, self.drawn, snapshot, controls)
+        if shown is None:  # a release never opened
+            meta = Meta(f"No such release · {TITLE}", "No release has this name.", self._url(request, "/changelog"))
+            return self._page(request, meta, "board", missing_body(controls.release), status=404)
         try:
             body = await run_in_threadpool(
-                self.drawn.get,
-                snapshot.version,
-                ("board", controls),
-                lambda: board_page.board_body(snapshot, controls),
+                shown.drawn.get,
+                shown.version,
+                shown.key,
+                lambda: self.releases.board_body(shown.rows, snapshot, controls),
                 self._admit(request),
             )
         except TooManyFresh as error:
             return self._too_many(request, error)
+        body = status_line.fill(body, self.services.health)  # scoring's live line, fresher than the drawing
         split = "" if controls.split == "test" else f" ({controls.split} split)"
+        release = f" · release {controls.release}" if controls.release else ""
         meta = Meta(
-            f"{TITLE}{split}", board_page.description(snapshot, controls), self._url(request, address(controls))
+            f"{TITLE}{split}{release}",
+            board_page.description(shown.rows, controls),
+            self._url(request, address(controls)),
         )
         return self._page(request, meta, "board", body, script=True)
 
     async def embed(self, request: Request) -> Response:
-        controls = controls_of(request.query_params.multi_items())
+        # The embed frames the current board: a release's own board is the page's (``/?release=v1``).
+        controls = dataclasses.replace(controls_of(request.query_params.multi_items()), release="", since="")
         snapshot = await run_in_threadpool(self.services.board.snapshot)
         try:
             body = await run_in_threadpool(
@@ -156,14 +177,18 @@ class Pages:
             return self._page(request, meta, "board", entry_page.missing_body(wanted), status=404)
 
         def draw() -> str:
-            return entry_page.entry_body(row, self._groups(row), entry.choices(snapshot.rows))
+            release = self.releases.entry_line(snapshot, row)
+            return entry_page.entry_body(row, self._groups(row), entry.choices(snapshot.rows), release=release)
 
         if self.services.warmup.ready.is_set() and not self.services.warmup.error:
             body = await run_in_threadpool(self.drawn.get, snapshot.version, ("entry", wanted), draw)
         else:  # not kept: the intervals come once the data is ready
-            body = INTERVALS_LATER + entry_page.entry_body(row, [], entry.choices(snapshot.rows))
+            release = await run_in_threadpool(self.releases.entry_line, snapshot, row)
+            body = INTERVALS_LATER + entry_page.entry_body(row, [], entry.choices(snapshot.rows), release=release)
+        editions = await run_in_threadpool(self.releases.book.history, snapshot)  # kept per results version
+        body = entry_page.citation_in(body, row, self._url(request, ""), editions)
         meta = Meta(f"{row.get('model')} · {TITLE}", entry_page.entry_description(row), here, kind="article")
-        return self._page(request, meta, "board", body)
+        return self._page(request, meta, "board", body, script=True)  # board.js: the citation's copy buttons
 
     async def compare(self, request: Request) -> Response:
         ids = entry_page.compare_ids(request.query_params.getlist("compare")[:4])
@@ -195,11 +220,24 @@ class Pages:
         settings = self.services.leaderboard.settings
         warmup = self.services.warmup
         examples = warmup.example_files() if warmup.ready.is_set() else None
-        body = about_page.about_body(settings.baseline_raw, not settings.answer_key_dataset, examples)
+        body = about_page.about_body(
+            settings.baseline_raw, not settings.answer_key_dataset, examples, self._url(request, "")
+        )
         meta = Meta(
             f"About · {TITLE}",
             "What NaviTrace is, how a trace is scored, the submission file.",
             self._url(request, "/about"),
+        )
+        return self._page(request, meta, "about", body)
+
+    async def changelog(self, request: Request) -> Response:
+        snapshot = await run_in_threadpool(self.services.board.snapshot)
+        draw = partial(self.releases.changelog_body, snapshot)
+        body = await run_in_threadpool(self.drawn.get, snapshot.version, "changelog", draw)
+        meta = Meta(
+            f"Changelog · {TITLE}",
+            "The board's releases: what changed, why, when, and how ranks moved.",
+            self._url(request, "/changelog"),
         )
         return self._page(request, meta, "about", body)
 

@@ -133,7 +133,8 @@ def footer() -> str:
     outside = " · ".join(f'<a href="{esc(url)}" rel="noopener">{esc(text)}</a>' for text, url in links)
     return (
         f'<footer class="nt-site-footer"><p>{esc(TITLE)} · {outside} · <a href="/about">About and citation</a>'
-        ' · <a href="/board.csv?split=test">CSV</a></p></footer>'
+        ' · <a href="/changelog" id="footer-changelog">Changelog</a> · <a href="/board.csv?split=test">CSV</a></p>'
+        "</footer>"
     )
 
 

@@ -1,4 +1,4 @@
-"""The desk's score release section (issue 15): switch between ``exact`` and ``ladder``, see what is withheld.
+"""The desk's score release section: switch between ``exact`` and ``ladder``, see what is withheld.
 
 Part of the maintainers' desk (``space.tabs.maintainers`` places it and refreshes it with the page).
 The switch resolves the caller from the session (``auth.require_maintainer``) and the service checks

@@ -30,7 +30,7 @@ from space.pages.activity import activity_table
 from space.pages.html import esc
 from space.pages.probes import probe_section
 from space.services import Services
-from space.tabs import desk_confirm, desk_release, desk_reported, maintainers_flags
+from space.tabs import desk_confirm, desk_editions, desk_health, desk_release, desk_reported, maintainers_flags
 from space.tabs.desk_confirm import QUIET, focus, say
 
 OPEN_WEIGHTS = [("yes", "yes"), ("no", "no"), ("not said", "")]
@@ -114,7 +114,9 @@ def _desk(services: Services) -> tuple[list, Callable, gr.Dropdown]:
             r_confirm = gr.Checkbox(label="Yes, queue every scored submission again", elem_id="rescore-confirm")
             rescore = gr.Button("Rescore all", variant="stop", elem_id="rescore-button", scale=0, min_width=160)
         rescore_status = gr.HTML(elem_id="rescore-status")
+    editions = desk_editions.build()  # the board's releases: open the next one (issue 27)
     release_out, release_show = desk_release.build(services)  # the score release policy
+    health_out, health_show = desk_health.build(services)  # the service's status and the last errors
     with gr.Accordion("All submissions", open=False):
         everything = gr.HTML(elem_id="all-submissions")
     with gr.Accordion("Submissions per user (what probing the test set looks like)", open=False):
@@ -126,7 +128,7 @@ def _desk(services: Services) -> tuple[list, Callable, gr.Dropdown]:
     edit_fields = [e_model, e_org, e_link, e_paper, e_description, e_weights, e_params]
     buttons = [approve, hide, unhide, reject]
     page = [pending, target, copy_mark, declared, *buttons, detail, everything, per_user, audit, reported.remove_choice]
-    page += [*edit_fields, flags.unflag, *release_out]
+    page += [*edit_fields, flags.unflag, *release_out, *health_out]
     closes = [asking.box, reported.asking.box]  # an open confirmation closes once the page changed
 
     def outputs(answer: gr.HTML) -> list:
@@ -177,6 +179,7 @@ def _desk(services: Services) -> tuple[list, Callable, gr.Dropdown]:
             "" if meta.get("parameters_b") is None else str(meta.get("parameters_b")),
             gr.update(visible=flag is not None),  # nothing to remove on an entry without a flag
             *release_show(by, all_),
+            *health_show(by),
         ]
 
     def refresh(picked, profile: gr.OAuthProfile | None):
@@ -299,6 +302,7 @@ def _desk(services: Services) -> tuple[list, Callable, gr.Dropdown]:
     wire(rescore, rescore_all, [target, r_note, r_confirm], rescore_status, "rescore")
     maintainers_flags.wire(flags, services, target, report, outputs(flags.status), named)
     desk_reported.wire(reported, services, target, report, unchanged, outputs)
+    desk_editions.wire(editions, services, target, report, unchanged, wire)
     return out, refresh, target
 
 

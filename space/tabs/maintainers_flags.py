@@ -1,4 +1,4 @@
-"""The desk's flags (issue 15): flag the picked submission with a kind, a reason and a link to the evidence, or
+"""The desk's flags: flag the picked submission with a kind, a reason and a link to the evidence, or
 unflag it. Guarded as the desk's other actions: the caller is resolved from the session
 (``auth.require_maintainer``) and the service checks ``MAINTAINERS`` again, so a direct API call by anyone
 else is refused; both actions land in the audit log.

@@ -11,6 +11,7 @@ is off: no polling at all.
 from __future__ import annotations
 
 import json
+import logging
 import time
 from dataclasses import replace
 from typing import Any
@@ -21,10 +22,13 @@ from leaderboard import hub_eval
 from leaderboard.records import APPROVAL_PENDING, JobStatus, ReviewDecision, Split
 from leaderboard.results import rows_download_tsv
 from space.errors import describe, shown
-from space.pages import about, views
+from space.pages import about, entry, standing, views
+from space.pages.release_book import ReleaseBook
 from space.services import Services
 from space.tabs import workspace_a11y
 from space.tabs.workspace_a11y import FOCUS_ANSWER
+
+log = logging.getLogger(__name__)
 
 POLL_S = 0.5  # while something of the visitor's is waiting: how soon an outcome shows
 FULL_S = 3.0  # and how often the page reads the store anyway (RUNNING, a decision, another process's change)
@@ -62,6 +66,7 @@ td.nt-model { min-width: 7rem; max-width: 12rem; overflow-wrap: break-word; }
 
 def build(services: Services, demo: gr.Blocks) -> gr.Tab:
     service, auth = services.leaderboard, services.auth
+    book = ReleaseBook(service)  # "Rescored under v2: 41.20 → 40.80 (rank 3 → 4)" (issue 27)
     with gr.Tab("My submissions", id="mine", elem_id="tab-mine") as tab:
         workspace_a11y.install(demo)
         gr.Markdown(about.MY_HELP, elem_classes="nt-help")
@@ -111,7 +116,8 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
             )
         count = services.outcomes.count  # before the read: an outcome landing during it is not missed
         with shown():
-            mine = [_with_release_note(v) for v in service.my_submissions(user)]
+            moved = _rescored(book, services)
+            mine = [_with_rescore_note(_with_release_note(v), moved) for v in service.my_submissions(user)]
         pending = [v.submission_id for v in mine if v.status in WAITING]
         undecided = any(v.publish and v.decision == APPROVAL_PENDING and v.status != "FAILED" for v in mine)
         checked = (count, time.monotonic(), pending) if pending or undecided else None
@@ -131,6 +137,9 @@ def build(services: Services, demo: gr.Blocks) -> gr.Tab:
         ]
         view = next((v for v in mine if v.submission_id == chosen), None)
         detail_html = views.detail_html(view) if view else ""
+        if view is not None and view.public:  # where it landed: significantly better than, tied with
+            landed = entry.find(services.board.snapshot().rows, view.submission_id)
+            detail_html += standing.landed_html(landed) if landed else ""
         download = _download(services, view, user)
         picker, timer_on = gr.update(choices=choices, value=chosen), _timer(bool(pending), undecided)
         table_html = views.my_table(mine, chosen)
@@ -303,6 +312,22 @@ def _follow(picked: str | None, ids: list[str], shown_: str) -> str | None:
 def _with_release_note(view):
     """A withheld figure's note (the ladder release policy) in the message: the table and the details show it."""
     return replace(view, message=view.release_note) if view.release_note and not view.message else view
+
+
+def _rescored(book: ReleaseBook, services: Services) -> dict[str, str]:
+    """Entry id -> how its figure and rank moved when the current release rescored it (public entries only: the
+    previous release's frozen board is what it is compared with). Empty when that cannot be read now."""
+    try:
+        return book.rescored(services.board.snapshot())
+    except Exception:  # the store: My submissions shows everything else all the same
+        log.warning("could not compare the releases' boards for My submissions", exc_info=True)
+        return {}
+
+
+def _with_rescore_note(view, moved: dict[str, str]):
+    """The figure's move under the current release (``ReleaseBook.rescored``), after any other message."""
+    note = moved.get(view.submission_id) if view.status == JobStatus.FINISHED else None
+    return replace(view, message=" · ".join(filter(None, (view.message, note)))) if note else view
 
 
 def _timer(scoring: bool, undecided: bool) -> gr.Timer:

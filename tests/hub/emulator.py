@@ -1,7 +1,8 @@
 """The local Hub's HTTP API: an ASGI app (Starlette requests and responses) over ``HubState``.
 
 Serves dataset repositories, and model repositories as far as results that travel to the Hub need them
-(repo info, pull-request commits, discussions, a user's public overview: ``emulator_prs.py``), and only
+(repo info, pull-request commits, discussions, a user's public overview: ``emulator_prs.py``), tags
+(``emulator_refs.py``: a revision may name one wherever revisions are read), and only
 what this project's clients send (huggingface_hub 2.4.0, datasets 5.2.0; each handler names the client
 function whose request it answers). Strict where
 the Hub is: a stale ``parentCommit`` is a 412, a private repository is a 401 to a stranger and a
@@ -30,6 +31,7 @@ from starlette.responses import JSONResponse, Response
 
 from tests.hub import emulator_files as files
 from tests.hub import emulator_prs as prs
+from tests.hub import emulator_refs as refs
 from tests.hub.hub_faults import Call, FaultPlan, Http, Lost, Race, Recorder, Reset, Slow
 from tests.hub.hub_state import Blob, HubState, QuotaExceeded, Repo, User
 
@@ -48,6 +50,9 @@ ROUTES: list[tuple[str, str, re.Pattern[str]]] = [
         ("POST", "preupload", _REPO + r"/preupload/(?P<rev>[^/]+)"),
         ("POST", "commit", _REPO + r"/commit/(?P<rev>[^/]+)"),
         ("POST", "paths_info", _REPO + r"/paths-info/(?P<rev>[^/]+)"),
+        ("POST", "create_tag", _REPO + r"/tag/(?P<rev>[^/]+)"),
+        ("DELETE", "delete_tag", _REPO + r"/tag/(?P<tag>[^/]+)"),
+        ("GET", "refs", _REPO + r"/refs"),
         ("GET", "discussions", _REPO + r"/discussions"),
         ("GET", "leaderboard", _REPO + r"/leaderboard"),
         ("GET", "tree", _REPO + r"/tree/(?P<rev>[^/]+)(?:/(?P<path>.+))?"),
@@ -143,7 +148,7 @@ class HubEmulator:
             return await handler(request, params, user, call)
         # A pull request (``?create_pr=1``) needs no write access: any signed-in user may open one on a repo they see.
         proposal = request.query_params.get("create_pr") == "1" and kind in ("preupload", "commit")
-        write = kind in ("preupload", "commit", "lfs_batch", "lfs_verify") and not proposal
+        write = kind in ("preupload", "commit", "lfs_batch", "lfs_verify", "create_tag", "delete_tag") and not proposal
         repo = self.access(f"{params['ns']}/{params['name']}", user, write, params.get("rtype", "dataset"))
         if proposal and isinstance(repo, Repo) and user is None:
             return error(401, "You must be authenticated to open a pull request")
@@ -304,6 +309,17 @@ class HubEmulator:
 
     async def _lfs_verify(self, request: Request, params: dict, user: User | None, call: Call, repo: Repo) -> Response:
         return await files.lfs_verify(request, repo)
+
+    # -- tags: emulator_refs.py -----------------------------------------------------------------
+
+    async def _create_tag(self, request: Request, params: dict, user: User | None, call: Call, repo: Repo) -> Response:
+        return await refs.create_tag(self.state, request, params, repo)
+
+    async def _delete_tag(self, request: Request, params: dict, user: User | None, call: Call, repo: Repo) -> Response:
+        return await refs.delete_tag(self.state, params, repo)
+
+    async def _refs(self, request: Request, params: dict, user: User | None, call: Call, repo: Repo) -> Response:
+        return refs.refs(request, repo)
 
     async def _discussions(self, request: Request, params: dict, user: User | None, call: Call, repo: Repo) -> Response:
         return prs.discussions(self, request, repo)

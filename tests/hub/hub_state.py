@@ -1,5 +1,5 @@
 """What the local Hub holds: users and their tokens, dataset and model repositories with full history
-(and pull requests: ``refs/pr/N``, commits off ``main``), LFS objects.
+(and pull requests: ``refs/pr/N``, commits off ``main``; tags: ``refs/tags/NAME``), LFS objects.
 
 Pure Python and thread-safe (one lock); ``emulator.py`` puts HTTP in front of it and the tests read
 it directly (``files``, ``history``). Hashes are git's: a regular file's ``oid`` is the git blob
@@ -98,6 +98,7 @@ class Repo:
     commits: list[Commit] = field(default_factory=list)
     lfs_objects: dict[str, bytes] = field(default_factory=dict)  # sha256 -> bytes (uploaded, committed or not)
     commit_times: deque[float] = field(default_factory=deque)  # monotonic times of recent commits (quota)
+    tags: dict[str, str] = field(default_factory=dict)  # tag name -> the sha of the commit on main it names
 
     @property
     def namespace(self) -> str:
@@ -108,14 +109,23 @@ class Repo:
         return self.commits[-1]
 
     def at(self, revision: str) -> Commit | None:
-        if revision == "main":
+        """The commit ``revision`` names, as the Hub resolves one: the branch ``main`` (or ``refs/heads/main``),
+        a pull request ``refs/pr/N``, a tag (``v1`` or ``refs/tags/v1``; a branch of that name would win), a
+        full sha."""
+        if revision in ("main", "refs/heads/main"):
             return self.head
         if revision.startswith("refs/pr/") and revision[8:].isdigit():
             found = [p for p in self.pull_requests if p.num == int(revision[8:])]
             return found[0].commits[-1] if found else None
+        tagged = self.tags.get(revision.removeprefix("refs/tags/"))
+        if tagged is not None:
+            return self.commit(tagged)
         if len(revision) == 40:
-            return next((c for c in reversed(self.commits) if c.sha == revision), None)
-        return None  # branches, tags, short shas: not served
+            return self.commit(revision)
+        return None  # other branches, short shas: not served
+
+    def commit(self, sha: str) -> Commit | None:
+        return next((c for c in reversed(self.commits) if c.sha == sha), None)
 
     def is_lfs_path(self, path: str) -> bool:
         """Whether .gitattributes at the head routes ``path`` to LFS (its ``filter=lfs`` patterns)."""

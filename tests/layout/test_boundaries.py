@@ -1,4 +1,4 @@
-"""The house rules of the layout (README, "Parts"): who may import whom, no import cycles, tests in their rooms.
+"""The house rules of the layout (README, "Where things are"): who imports whom, no import cycles, tests in their rooms.
 
 ``scoring`` is the metric (numpy in, numbers out); ``synthetic`` builds on it; ``leaderboard`` is the
 service and knows no UI; ``space`` is the Space; ``app.py`` composes. A forbidden import or a cycle

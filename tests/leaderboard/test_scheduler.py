@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import threading
 import time
 
 from leaderboard.records import FINISHED
-from leaderboard.scheduler import Wakeup, start_worker
+from leaderboard.scheduler import JOB_ID, Wakeup, start_worker
 from leaderboard.service import Leaderboard
 from tests.service_fixtures import submit
 
@@ -39,9 +40,11 @@ def test_a_wakeup_scores_a_new_submission_without_waiting_for_the_interval(setti
         assert wait_for(service, first) == FINISHED  # the first round runs at start
         assert round_over.wait(30)  # and is over: it would otherwise take the next submission too
         second = submit(service, files["test-noisy1"]).submission_id
+        planned = scheduler.get_job(JOB_ID).next_run_time
         wakeup()  # not attached yet: nothing happens, and nothing breaks
-        time.sleep(0.5)
-        assert service.status(second).status != FINISHED  # the next round is an hour away
+        assert scheduler.get_job(JOB_ID).next_run_time == planned  # the next round is still the one planned,
+        assert planned - dt.datetime.now(dt.UTC) > dt.timedelta(seconds=HOUR / 2)  # an hour after the first
+        assert service.status(second).status != FINISHED
         wakeup.attach(scheduler)
         wakeup()
         assert wait_for(service, second) == FINISHED

@@ -153,3 +153,23 @@ def test_concurrent_conditional_claims_let_exactly_one_win(store: Storage, open_
     for thread in threads:
         thread.join()
     assert len(won) == 1 and open_store().read("jobs/a.json") == b"RUNNING %d" % won[0]
+
+
+def test_a_tag_keeps_the_tagged_state_readable_and_can_be_moved(store: Storage, open_store):
+    # Issue 27: a closed release's board stays readable by its tag, whatever is committed after.
+    store.commit({"data/leaderboard.jsonl": b"old board\n", "README.md": b"card"})
+    store.tag("v1", "release v1")
+    store.commit({"data/leaderboard.jsonl": b"new board\n"}, deletes=["README.md"])
+    other = open_store()  # another handle (a restart) sees the tag too
+    for handle in (store, other):
+        assert handle.tags() == ["v1"]
+        assert handle.read_tagged("v1", "data/leaderboard.jsonl") == b"old board\n"
+        assert handle.read_tagged("v1", "README.md") == b"card"
+        assert handle.read("data/leaderboard.jsonl") == b"new board\n"
+        assert handle.read_tagged("v1", "no/such.file") is None and handle.read_tagged("v9", "README.md") is None
+    store.tag("v1")  # tagged again: the tag moves to the state now
+    assert other.read_tagged("v1", "data/leaderboard.jsonl") == b"new board\n"
+    assert other.read_tagged("v1", "README.md") is None
+    for bad in ("", "../x", "a b", ".hidden", "v1.lock"):
+        with pytest.raises(ValueError):
+            store.tag(bad)

@@ -85,7 +85,8 @@ def supervised(child_environ: dict[str, str]) -> Iterator[Callable[..., WorkerPr
 def test_a_submission_is_scored_when_the_app_asks_and_not_before(service, files, supervised):
     scored: list[str] = []
     worker = supervised(scored)
-    time.sleep(1.5)  # its start-up round is over: the queue was empty
+    # Its start-up round is over: that round ends by publishing the table (the first time: it did not exist).
+    wait(lambda: service.published_table() != [], 60, "the start-up round's table")
     first = submit(service, files["test-noisy"]).submission_id
     time.sleep(1.0)
     assert service.status(first).status == PENDING  # nobody asked: the child waits for requests, it does not poll

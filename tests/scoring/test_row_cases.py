@@ -1,4 +1,4 @@
-"""Hand-checkable rows: each answer is worked out in a comment (METRIC.md for the rules)."""
+"""Hand-checkable rows: each answer is worked out in a comment (docs/METRIC.md for the rules)."""
 
 from __future__ import annotations
 

@@ -59,7 +59,8 @@ def test_a_hidden_flagged_entry_counts_in_no_rank_and_no_range_and_every_page_ag
         rank, best, worst = csv_figures(ISSUE)[name]
         assert (int(rank), [int(best), int(worst)]) == shown[name]
     html = board.render(ISSUE, board.BoardView())
-    assert '<span title="1 significantly better, 1 tied, 1 significantly worse">2–3</span>' in html
+    tip = "1 significantly better, 1 not significantly different, 1 significantly worse"
+    assert f'<span title="{tip}">2–3</span>' in html
 
 
 def test_a_flagged_entry_is_placed_without_taking_a_rank_and_the_flagged_view_says_it_counts_them():
@@ -83,7 +84,10 @@ def test_rows_without_per_row_scores_have_a_rank_and_no_range():
 
 def test_the_entry_page_says_how_many_entries_are_better_tied_and_worse():
     page = entry.entry_html(entry.find(ISSUE, "C"), [])
-    assert "Significantly better than 1 entry, tied with 1 entry, significantly below 1 entry" in page
+    # C: upper-bound rank 2 (A above it), shared with B (2); D is significantly below it, A above, B neither way.
+    assert "Significantly better than 1 entry; tied with 1 other entry (sharing upper-bound rank 2)." in page
+    assert "Significantly below 1 entry, not significantly different from 1 entry" in page
+    assert "· upper-bound rank <b>2</b> on the test split" in page
 
 
 def test_best_entry_per_model_keeps_two_submitters_apart_and_re_ranks_nothing():

@@ -95,7 +95,7 @@ def test_the_score_carries_its_interval_and_the_rank_range_shows_only_where_know
     html = board.render(ROWS, board.BoardView())
     assert '<strong>36.26</strong> <span class="nt-ci" title="95% interval">[34.10, 38.50]</span>' in html
     # Qwen: nobody significantly better, Tiny significantly worse, 4 ranked entries (the hidden "qwen" too): 1-3.
-    tip = "0 significantly better, 2 tied, 1 significantly worse"
+    tip = "0 significantly better, 2 not significantly different, 1 significantly worse"
     assert ">Rank range<" in html and f'<td class="nt-sec"><span title="{tip}">1–3</span></td>' in html
     without = [r for r in ROWS if r.get("significantly_better") is None]
     assert ">Rank range<" not in board.render(without, board.BoardView())

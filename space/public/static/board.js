@@ -1,7 +1,34 @@
-// The board without reloads (progressive enhancement: every link and the form work without this file).
+// The board without reloads (progressive enhancement: every link and the form work without this file), and an
+// entry's citation copied with a button.
 // A header link, a split link, the search box and the filter panel fetch the same address the browser
 // would open, and swap in the parts of the page that change; the address bar follows (the server's
 // short address, after its redirect of a form's query).
+(() => {
+  'use strict';
+  // An entry page's citation: each copy button shows only here, where it can work (without this file the text
+  // stays selectable in its <pre>); it copies the text, or else selects it, and says which beside itself.
+  for (const button of document.querySelectorAll('button.nt-copy[data-copy]')) {
+    const source = document.getElementById(button.dataset.copy);
+    const status = document.getElementById(`${button.dataset.copy}-status`);
+    if (!source) continue;
+    button.hidden = false;
+    button.addEventListener('click', async () => {
+      let copied = false;
+      try {
+        await navigator.clipboard.writeText(source.textContent);
+        copied = true;
+      } catch (error) {
+        const range = document.createRange();
+        range.selectNodeContents(source);
+        window.getSelection().removeAllRanges();
+        window.getSelection().addRange(range);
+        copied = document.execCommand && document.execCommand('copy');
+      }
+      if (status) status.textContent = copied ? 'Copied.' : 'Selected: press Ctrl+C (or ⌘C) to copy.';
+    });
+  }
+})();
+
 (() => {
   'use strict';
   const form = document.getElementById('board-form');

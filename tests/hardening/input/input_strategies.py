@@ -1,6 +1,6 @@
 """Hypothesis strategies for hostile input: prediction cells, notebook-style TSV files, and their mutations.
 
-Also the oracle for prediction cells: METRIC.md's validity rule written plainly, listing every
+Also the oracle for prediction cells: docs/METRIC.md's validity rule written plainly, listing every
 defect a cell has (the parser reports one of them).
 """
 
@@ -79,7 +79,7 @@ def is_number(value: object) -> bool:
 
 
 def defects(cell: str) -> set[str]:
-    """Every reason why ``cell`` is not a valid prediction (METRIC.md); empty when it is valid."""
+    """Every reason why ``cell`` is not a valid prediction (docs/METRIC.md); empty when it is valid."""
     try:
         value = json.loads(cell)
     except (ValueError, RecursionError):

@@ -1,4 +1,4 @@
-"""Property tests of the prediction parser: never raises, valid exactly when METRIC.md says, every verdict explained.
+"""Property tests of the prediction parser: never raises, valid exactly when docs/METRIC.md says, verdicts explained.
 
 The fast CI part; ``benchmarks/fuzz_input.py`` runs the long campaign.
 """

@@ -36,7 +36,8 @@ def test_the_board_is_the_csv_with_types(client: TestClient, seeded: Site):
         answer = client.get("/api/board", params={"split": split})
         assert answer.status_code == 200 and answer.headers["content-type"] == "application/json"
         board = answer.json()
-        assert set(board) == {"split", "version", "last_updated", "columns", "rows"} and board["split"] == split
+        assert set(board) == {"split", "version", "last_updated", "release", "columns", "rows"}
+        assert board["split"] == split
         header, *lines = csv.reader(io.StringIO(client.get("/board.csv", params={"split": split}).text))
         assert board["columns"] == header
         # Cell for cell: the JSON value written as the CSV writes it is the CSV's cell.

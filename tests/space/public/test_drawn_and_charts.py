@@ -45,7 +45,7 @@ def test_many_requests_for_a_view_being_drawn_wait_for_that_one_drawing():
 
     with ThreadPoolExecutor(8) as pool:
         first = pool.submit(drawn.get, 3, "board", draw)
-        started.wait(30)  # the first request is drawing; seven more arrive meanwhile
+        assert started.wait(30), "the first request never started drawing"  # it draws; seven more arrive meanwhile
         others = [pool.submit(drawn.get, 3, "board", draw) for _ in range(7)]
         release.set()
         assert first.result() == "board" and [o.result() for o in others] == ["board"] * 7

@@ -213,12 +213,15 @@ def test_every_entry_page_and_its_json_say_what_the_table_says(store: Store, spl
             headline = re.search(r'id="entry-score">(.*?)</p>', html, re.S)
             assert headline, ident
             said = re.sub(r"<[^>]+>", "", headline.group(1))
-            found = re.fullmatch(r"Score (\S+) (\[[^]]*\]|—) · rank (\S+) \(range (\S+)\) on the (\w+) split", said)
+            beside = r"(?: · upper-bound rank (\d+))?"  # issue 27: beside the rank, where there is a range
+            pattern = rf"Score (\S+) (\[[^]]*\]|—) · rank (\S+) \(range (\S+)\){beside} on the (\w+) split"
+            found = re.fullmatch(pattern, said)
             assert found, said
-            score, interval, rank, bounds, where = found.groups()
+            score, interval, rank, bounds, upper, where = found.groups()
             _same(score, [e.row.get("score")])
             _same(interval, _pair(e.row.get("score_ci")))
             assert (rank, bounds, where) == ("—" if e.rank is None else str(e.rank), _range(e.bounds), split)
+            assert upper == (None if e.bounds is None else str(e.bounds[0])), ident  # the upper-bound rank
             shown = dict(
                 re.findall(r'nt-ci-label">([^<]*)</span>.*?nt-ci-value">([^<]*)<', _part(html, "entry-embodiment"))
             )

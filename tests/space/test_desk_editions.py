@@ -1,0 +1,50 @@
+"""The desk's "Open the next release" (issue 27), over HTTP against the real site: refused on the server to anyone
+but a maintainer (anonymous, or signed in as someone else), whatever the call carries; a maintainer's opens it,
+audited, and says where the frozen board stays."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator
+
+import pytest
+
+from leaderboard import Settings
+from space import gradio_internals
+from space.settings import SpaceSettings
+from tests.hardening.web import web_api
+from tests.space.served_site import Site, free_port, served
+
+NOTE = "New answer-key revision: two mislabelled scenes fixed."
+
+
+@pytest.fixture
+def site(tmp_path, demo_dataset, demo_public, key_cache, monkeypatch) -> Iterator[Site]:
+    for name, value in gradio_internals.QUIET_ANALYTICS.items():  # as app.main sets them, before any Blocks
+        monkeypatch.setenv(name, value)
+    env = {"LEADERBOARD_HOME": str(tmp_path / "home"), "ANSWER_KEY_DATASET": str(demo_dataset),
+           "PUBLIC_DATASET": str(demo_public), "MAINTAINERS": "boss"}  # fmt: skip
+    settings = dataclasses.replace(Settings.from_env(env), answer_key_cache=key_cache)
+    with served(settings, SpaceSettings(server_port=free_port())) as running:
+        yield running
+
+
+def test_only_a_maintainer_opens_a_release_from_the_desk(site: Site):
+    desk = web_api.desk(site.url)
+    service = site.services.leaderboard
+    callers = {"anonymous": None, "mallory": web_api.sign_in(site.url, "mallory")}
+    for who, cookie in callers.items():
+        answer = web_api.call(desk, "open_release", ["", NOTE, True], cookie, oauth_token="hf_forged")
+        assert not answer.ok and "not a maintainer" in answer.text, (who, answer.text[:300])
+    assert [e.name for e in service.release_history()] == ["v1"] and service.results.tags() == []
+    assert not [e for e in service.audit_log("boss") if e["action"] == "release-open"]
+
+    boss = web_api.sign_in(site.url, "boss")
+    unticked = web_api.call(desk, "open_release", ["", NOTE, False], boss)
+    assert unticked.ok and "Tick the confirmation first" in unticked.text
+    assert [e.name for e in service.release_history()] == ["v1"]
+    opened = web_api.call(desk, "open_release", ["", NOTE, True], boss)
+    assert opened.ok and "Release v2 is open" in opened.text and "/?release=v1" in opened.text, opened.text[:500]
+    assert [e.name for e in service.release_history()] == ["v1", "v2"] and service.results.tags() == ["v1"]
+    audit = [e for e in service.audit_log("boss") if e["action"] == "release-open"]
+    assert len(audit) == 1 and audit[0]["who"] == "boss" and audit[0]["after"]["note"] == NOTE

@@ -96,6 +96,10 @@ class BoardCache:
             self._read_at = float("-inf")
         self._wake.set()
 
+    def in_hand(self) -> Snapshot | None:
+        """The current rows when a thread keeps them fresh (``keep_fresh``), else ``None``: no wait, no read."""
+        return self._snapshot if self._reader is not None else None
+
     def snapshot(self) -> Snapshot:
         """The current rows: re-read when older than ``max_age_s`` or invalidated, else the ones in hand."""
         current = self._snapshot

@@ -93,7 +93,9 @@ class Api:
             return error(400, f"split {split[:40]!r}: expected one of {', '.join(SPLITS)}")
         release = request.query_params.get("release")
         if release is None:
-            return answer(request, await run_in_threadpool(self.board_body, split))
+            snapshot = self.services.board.in_hand()  # as the board page: no thread hop for a body in hand
+            kept = self.kept.kept(snapshot.version, ("board", split)) if snapshot is not None else None
+            return answer(request, kept or await run_in_threadpool(self.board_body, split))
         if not is_name(release):
             return error(400, f"release {release[:40]!r}: expected v and a number, such as v1")
         body = await run_in_threadpool(self.release_body, split, release)

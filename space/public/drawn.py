@@ -71,6 +71,14 @@ class Drawn(Generic[T]):
             self._keep(wanted, made)
         return made
 
+    def kept(self, version: int, key: Hashable) -> T | None:
+        """The drawing of ``key`` for ``version`` when it is kept, else ``None`` (never draws, never waits)."""
+        with self._lock:
+            found = self._kept.get((version, key))
+            if found is not None:
+                self._kept.move_to_end((version, key))
+            return found
+
     def recent(self, version: int, limit: int) -> list[Hashable]:
         """The keys of ``version`` most recently asked for, the latest first: what to draw again for the next."""
         with self._lock:

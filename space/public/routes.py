@@ -107,27 +107,33 @@ class Pages:
         controls = controls_of(pairs)
         if is_noisy(pairs):  # a GET form's submission: to the short address of the same view
             return RedirectResponse(address(controls), status_code=303)
-        snapshot = await run_in_threadpool(self.services.board.snapshot)
-        shown = await run_in_threadpool(self.releases.shown, self.drawn, snapshot, controls)
-        if shown is None:  # a release never opened
-            meta = Meta(f"No such release · {TITLE}", "No release has this name.", self._url(request, "/changelog"))
-            return self._page(request, meta, "board", missing_body(controls.release), status=404)
-        try:
-            body = await run_in_threadpool(
-                shown.drawn.get,
-                shown.version,
-                shown.key,
-                lambda: self.releases.board_body(shown.rows, snapshot, controls),
-                self._admit(request),
-            )
-        except TooManyFresh as error:
-            return self._too_many(request, error)
+        # The usual view of rows in hand is answered on the event loop: a hop to a worker thread and back is most
+        # of such a request's time, and what grows when the machine is busy (files being scored).
+        snapshot = self.services.board.in_hand() or await run_in_threadpool(self.services.board.snapshot)
+        body = None if controls.release else self.drawn.kept(snapshot.version, ("board", controls))
+        rows = snapshot  # the rows shown: a closed release's own
+        if body is None:
+            shown = await run_in_threadpool(self.releases.shown, self.drawn, snapshot, controls)
+            if shown is None:  # a release never opened
+                meta = Meta(f"No such release · {TITLE}", "No release has this name.", self._url(request, "/changelog"))
+                return self._page(request, meta, "board", missing_body(controls.release), status=404)
+            rows = shown.rows
+            try:
+                body = await run_in_threadpool(
+                    shown.drawn.get,
+                    shown.version,
+                    shown.key,
+                    lambda: self.releases.board_body(shown.rows, snapshot, controls),
+                    self._admit(request),
+                )
+            except TooManyFresh as error:
+                return self._too_many(request, error)
         body = status_line.fill(body, self.services.health)  # scoring's live line, fresher than the drawing
         split = "" if controls.split == "test" else f" ({controls.split} split)"
         release = f" · release {controls.release}" if controls.release else ""
         meta = Meta(
             f"{TITLE}{split}{release}",
-            board_page.description(shown.rows, controls),
+            board_page.description(rows, controls),
             self._url(request, address(controls)),
         )
         return self._page(request, meta, "board", body, script=True)

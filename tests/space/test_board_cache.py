@@ -132,3 +132,11 @@ def test_once_kept_fresh_readers_never_read_the_store(tmp_path: Path):
     store.gate.set()
     assert changed.wait(10), "the thread never read the new rows"
     assert cache.snapshot().version == first.version + 1 and store.reads >= reads + 1
+
+
+def test_rows_are_in_hand_only_while_a_thread_keeps_them_fresh(tmp_path: Path):
+    cache = BoardCache(Store().load, tmp_path, max_age_s=3600.0)
+    assert cache.in_hand() is None  # nobody keeps them fresh: a request must ask (and maybe read)
+    cache.keep_fresh()
+    first = cache.snapshot()
+    assert cache.in_hand() is first

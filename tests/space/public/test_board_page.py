@@ -195,3 +195,17 @@ def test_a_new_results_version_is_drawn_before_readers_ask(rows_site):
     drawn = pages.drawn.drawings
     assert "Beta" in client.get("/").text and "Beta" in client.get("/?sort=date").text
     assert pages.drawn.drawings == drawn  # both were drawn ahead
+
+
+def test_a_view_in_hand_is_answered_without_a_worker_thread(rows_site, monkeypatch):
+    """Kept fresh, the usual view is served on the event loop: a thread hop is what grows on a busy machine."""
+    client = rows_site([_row("a", "submission", 40.0, "Alpha")])
+    pages = next(r.endpoint.__self__ for r in client.app.routes if getattr(r, "path", "") == "/")
+    pages.services.board.keep_fresh()
+    assert "Alpha" in client.get("/").text  # drawn (in a worker thread) and kept
+
+    def no_threads(*args, **kwargs):
+        raise AssertionError("a worker thread was used")
+
+    monkeypatch.setattr("space.public.routes.run_in_threadpool", no_threads)
+    assert "Alpha" in client.get("/").text

@@ -1,4 +1,4 @@
-"""The Submit tab's declarations (issue 15): asked when the test split and publishing are chosen.
+"""The Submit tab's declarations: asked when the test split and publishing are chosen.
 
 A public test entry says how it was obtained (``leaderboard/declarations.py``); the service refuses one
 without the answers and names the missing ones, so the form starts with nothing chosen rather than with

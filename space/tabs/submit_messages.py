@@ -13,8 +13,23 @@ from collections.abc import Mapping, Sequence
 from leaderboard.report import Report
 from space.pages import views
 from space.pages.html import esc
+from space.tabs import submit_declarations
 
 UNANSWERED = "This question needs an answer for a public test entry."
+# The service names a field by its key; the page says the label on screen and marks the field (its elem_id).
+FIELDS = {
+    "model": ("Model name", "meta-model"),
+    "organization": ("Organisation", "meta-organization"),
+    "model_link": ("Model link", "meta-model-link"),
+    "paper_link": ("Paper or code link", "meta-paper-link"),
+    "contact_email": ("Contact e-mail", "meta-email"),
+    "description": ("Description", "meta-description"),
+    "open_weights": ("Open weights", "meta-open-weights"),
+    "parameters_b": ("Parameter count", "meta-parameters"),
+    **submit_declarations.FIELDS,
+}
+NO_MODEL = "model is required: the name readers will see on the board"
+REFUSED_GONE = "The file was taken off the form: fix it and upload it again."
 LEADING_KEY = re.compile(r"^(?P<key>[a-z_]+)(?=[ =:])")
 
 

@@ -12,6 +12,7 @@ import gradio as gr
 
 from leaderboard.metadata import MAX_DESCRIPTION, MAX_NAME
 from leaderboard.records import Split
+from space.handlers import bound
 from space.pages import about, views
 from space.services import Services
 from space.tabs import submit_declarations, workspace_a11y
@@ -19,7 +20,6 @@ from space.tabs.submit_declarations import DeclarationControls
 from space.tabs.submit_handlers import (
     FILE_LABEL,
     SubmitState,
-    bound,
     cleared,
     on_split,
     open_form,

@@ -7,10 +7,7 @@ and its annotations, by which Gradio injects the profile).
 
 from __future__ import annotations
 
-import inspect
 import threading
-import typing
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -93,25 +90,6 @@ class SubmitState:
     def limit(self) -> int:
         """Test submissions a user may make a day."""
         return self.service.settings.test_submissions_per_day
-
-
-def bound(handler: Callable[..., Outputs], state: SubmitState) -> Callable[..., Outputs]:
-    """``handler`` with ``state`` given, as Gradio should see it: the handler's name and docstring, and its other
-    parameters with their annotations resolved. Gradio injects ``gr.OAuthProfile`` (and ``gr.Request``,
-    ``gr.Progress``) by reading ``typing.get_type_hints`` of a plain function; of a ``functools.partial`` or a
-    lambda it reads none, and the handler would get ``None``: the user seen as signed out."""
-    signature = inspect.signature(handler)
-    hints = typing.get_type_hints(handler)
-    parameters = list(signature.parameters.values())[1:]
-
-    def call(*args: Any, **kwargs: Any) -> Outputs:
-        return handler(state, *args, **kwargs)
-
-    call.__name__, call.__qualname__, call.__doc__ = handler.__name__, handler.__qualname__, handler.__doc__
-    call.__annotations__ = {p.name: hints[p.name] for p in parameters if p.name in hints}
-    unsaid = inspect.Signature.empty  # no return annotation, as the nested handlers had: Gradio sees what it saw
-    call.__signature__ = signature.replace(parameters=parameters, return_annotation=unsaid)  # type: ignore[attr-defined]
-    return call
 
 
 def with_budget(state: SubmitState, text: str) -> str:

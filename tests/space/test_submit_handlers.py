@@ -21,13 +21,13 @@ from gradio.utils import get_type_hints
 from starlette.requests import Request
 
 from leaderboard import Leaderboard, Settings
+from space.handlers import bound
 from space.pages import about
 from space.services import Services
 from space.settings import SpaceSettings
 from space.tabs import submit_handlers
 from space.tabs.submit_handlers import (
     SubmitState,
-    bound,
     cleared,
     on_split,
     open_form,

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import socket
 import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
 import uvicorn
 from fastapi import FastAPI
@@ -15,6 +17,7 @@ from starlette.routing import Mount
 
 from app import build_desk, build_workspace
 from leaderboard import Settings
+from space import gradio_internals
 from space.server import DESK_PATH, WORKSPACE_PATH, build_app
 from space.services import Services
 from space.settings import SpaceSettings
@@ -67,3 +70,16 @@ def served(settings: Settings, space: SpaceSettings, services: Services | None =
     finally:
         server.should_exit = True
         thread.join(timeout=15)
+
+
+@contextlib.contextmanager
+def demo_site(home: Path, datasets: tuple[Path, Path], key_cache: Path, monkeypatch, **space: object) -> Iterator[Site]:
+    """The whole site over the demo datasets, ``boss`` its maintainer, with Gradio's analytics quiet as app.main has
+    them (set before any Blocks is made); ``space``: SpaceSettings fields."""
+    for name, value in gradio_internals.QUIET_ANALYTICS.items():
+        monkeypatch.setenv(name, value)
+    env = {"LEADERBOARD_HOME": str(home), "ANSWER_KEY_DATASET": str(datasets[0]),
+           "PUBLIC_DATASET": str(datasets[1]), "MAINTAINERS": "boss"}  # fmt: skip
+    settings = dataclasses.replace(Settings.from_env(env), answer_key_cache=key_cache)
+    with served(settings, SpaceSettings(server_port=free_port(), **space)) as running:  # type: ignore[arg-type]
+        yield running

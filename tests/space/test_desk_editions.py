@@ -4,28 +4,19 @@ audited, and says where the frozen board stays."""
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterator
 
 import pytest
 
-from leaderboard import Settings
-from space import gradio_internals
-from space.settings import SpaceSettings
 from tests.hardening.web import web_api
-from tests.space.served_site import Site, free_port, served
+from tests.space.served_site import Site, demo_site
 
 NOTE = "New answer-key revision: two mislabelled scenes fixed."
 
 
 @pytest.fixture
 def site(tmp_path, demo_dataset, demo_public, key_cache, monkeypatch) -> Iterator[Site]:
-    for name, value in gradio_internals.QUIET_ANALYTICS.items():  # as app.main sets them, before any Blocks
-        monkeypatch.setenv(name, value)
-    env = {"LEADERBOARD_HOME": str(tmp_path / "home"), "ANSWER_KEY_DATASET": str(demo_dataset),
-           "PUBLIC_DATASET": str(demo_public), "MAINTAINERS": "boss"}  # fmt: skip
-    settings = dataclasses.replace(Settings.from_env(env), answer_key_cache=key_cache)
-    with served(settings, SpaceSettings(server_port=free_port())) as running:
+    with demo_site(tmp_path / "home", (demo_dataset, demo_public), key_cache, monkeypatch) as running:
         yield running
 
 

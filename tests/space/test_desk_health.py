@@ -3,22 +3,20 @@ anyone else gets none of it from the server, whatever they call (the section's o
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterator
 
 import gradio as gr
 import pytest
 
-from leaderboard import Leaderboard, Settings
+from leaderboard import Leaderboard
 from leaderboard.errors import NotAuthorised
 from leaderboard.records import FAILED, Job, job_path
-from space import gradio_internals
 from space.services import Services
 from space.settings import SpaceSettings
 from space.tabs import desk_health
 from tests.hardening.web import web_api
 from tests.service_fixtures import MAINTAINER, submit
-from tests.space.served_site import Site, free_port, served
+from tests.space.served_site import Site, demo_site
 
 JOB_ERROR = "could not open /srv/private/zoe-run.tsv"
 ROUND_ERROR = "StorageError: org/private-requests: could not read 'jobs'"
@@ -58,12 +56,7 @@ def test_the_section_shows_a_maintainer_the_status_and_the_last_errors(settings,
 
 @pytest.fixture
 def site(tmp_path, demo_dataset, demo_public, key_cache, monkeypatch) -> Iterator[Site]:
-    for name, value in gradio_internals.QUIET_ANALYTICS.items():  # as app.main sets them, before any Blocks
-        monkeypatch.setenv(name, value)
-    env = {"LEADERBOARD_HOME": str(tmp_path / "home"), "ANSWER_KEY_DATASET": str(demo_dataset),
-           "PUBLIC_DATASET": str(demo_public), "MAINTAINERS": "boss"}  # fmt: skip
-    settings = dataclasses.replace(Settings.from_env(env), answer_key_cache=key_cache)
-    with served(settings, SpaceSettings(server_port=free_port())) as running:
+    with demo_site(tmp_path / "home", (demo_dataset, demo_public), key_cache, monkeypatch) as running:
         yield running
 
 

@@ -9,7 +9,6 @@ timing.
 
 from __future__ import annotations
 
-import dataclasses
 import secrets
 import sys
 from collections.abc import Iterator
@@ -18,11 +17,10 @@ from types import SimpleNamespace
 import httpx
 import pytest
 
-from leaderboard import Settings
 from space import gradio_internals
 from space.server import DESK_PATH, WORKSPACE_PATH
 from space.settings import SpaceSettings
-from tests.space.served_site import Site, free_port, served
+from tests.space.served_site import Site, demo_site
 
 BOUND = 5
 VISITS = 4 * BOUND
@@ -30,12 +28,7 @@ VISITS = 4 * BOUND
 
 @pytest.fixture
 def site(tmp_path, demo_dataset, demo_public, key_cache, monkeypatch) -> Iterator[Site]:
-    for name, value in gradio_internals.QUIET_ANALYTICS.items():  # as app.main sets them, before any Blocks
-        monkeypatch.setenv(name, value)
-    env = {"LEADERBOARD_HOME": str(tmp_path / "home"), "ANSWER_KEY_DATASET": str(demo_dataset),
-           "PUBLIC_DATASET": str(demo_public), "MAINTAINERS": "boss"}  # fmt: skip
-    settings = dataclasses.replace(Settings.from_env(env), answer_key_cache=key_cache)
-    with served(settings, SpaceSettings(server_port=free_port(), max_visits=BOUND)) as running:
+    with demo_site(tmp_path / "home", (demo_dataset, demo_public), key_cache, monkeypatch, max_visits=BOUND) as running:
         yield running
 
 

@@ -20,7 +20,16 @@ from scipy.ndimage import binary_dilation, binary_erosion
 from leaderboard.errors import InvalidAction, NotAuthorised, NotFound
 from leaderboard.records import Split
 from leaderboard.service import Leaderboard
-from scoring import AnswerKey, GroundTruth, RowScore, SubmissionError, parse_prediction, read_submission, score_row
+from scoring import (
+    AnswerKey,
+    GroundTruth,
+    RowScore,
+    Sample,
+    SubmissionError,
+    parse_prediction,
+    read_submission,
+    score_row,
+)
 from scoring.field import penalty_field
 from scoring.geometry import line_pixels
 from scoring.row import prediction_as_compared
@@ -33,7 +42,7 @@ PENALTY = (220, 38, 38)  # red: where a trace would be charged
 OUTLINE = (255, 255, 255)
 # The filled penalty layer in three steps of the per-pixel cost (the table's costs run 80-800), each an
 # opacity of PENALTY, so the legend can show every shade drawn: a smooth ramp tinted a street scene in
-# many reds, and the road's dark band (the highest cost) was in no legend (issue 10, defect 8).
+# many reds, and the road's dark band (the highest cost) was in no legend.
 PENALTY_BANDS = (
     (160.0, 50, "low cost (80–160)"),
     (400.0, 95, "medium (240–400)"),
@@ -80,15 +89,7 @@ def picture(
     truth_index: int | None = None,
 ) -> Picture:
     """Draw one (sample, embodiment) row of the validation split; score ``prediction`` when given."""
-    if key.split != "validation" or not key.has_ground_truth:
-        raise NotAuthorised("the explorer shows the validation split only: the test ground truth stays hidden")
-    if sample_id not in key:
-        raise NotFound(f"no sample {sample_id!r} in the validation split")
-    sample = key.sample(sample_id)
-    if embodiment not in sample.embodiments:
-        raise InvalidAction(
-            f"sample {sample_id} has no {embodiment} traces: expected one of {', '.join(sample.embodiments)}"
-        )
+    sample = _drawable(key, sample_id, embodiment)
     truths = key.truths(sample_id, embodiment)
     labels = key.mask(sample_id)
     score = None
@@ -96,28 +97,16 @@ def picture(
         kwargs = {} if baseline_raw is None else {"baseline_raw": baseline_raw}
         score = score_row(prediction, truths, labels, embodiment, **kwargs)
     chosen = _chosen(truths, score, truth_index)
-    image = Image.open(io.BytesIO(key.image_bytes(sample_id))).convert("RGB")
-    if image.size != (sample.width, sample.height):
-        image = image.resize((sample.width, sample.height))
+    image = _photo(key, sample)
     field_ = penalty_field(labels, truths[chosen].pixels, embodiment) if chosen is not None else None
     width = max(2, round(min(sample.width, sample.height) / 160))
-    if layers.penalty and field_ is not None:
-        image = _shade(image, field_)
-    if layers.outline and field_ is not None:
-        image = _paint(image, _edge(field_ > 0, width), 0, PENALTY)  # ~4 px where a 1440 px photo is shown ~800 px wide
+    image = _regions(image, field_, layers, width)
     draw = ImageDraw.Draw(image)
     if layers.truths:
-        order = [i for i in range(len(truths)) if i != chosen] + ([chosen] if chosen is not None else [])
-        for i in order:
-            _trace(draw, truths[i].points, TRUTH if i == chosen else TRUTH_OTHER, width + (1 if i == chosen else 0))
+        _truths(draw, truths, chosen, width)
     charged_share = None
     if prediction is not None and len(prediction):
-        current = prediction_as_compared(prediction, truths, chosen or 0)
-        charged, charged_share = _charged(current, field_, sample.height, sample.width)
-        if layers.prediction:
-            _trace(draw, np.asarray(prediction, dtype=np.float64), PREDICTION, width, dots=True)
-            if charged is not None:
-                image = _paint(image, charged, max(1, width // 2), CHARGED)
+        image, charged_share = _prediction(image, draw, prediction, truths, chosen, field_, layers.prediction, width)
     notes = _notes(prediction, sample.width, sample.height)
     return Picture(
         image,
@@ -131,6 +120,65 @@ def picture(
         notes,
         image.size,
     )
+
+
+def _drawable(key: AnswerKey, sample_id: str, embodiment: str) -> Sample:
+    """The sample of a row the explorer may draw: of the validation split, with traces of ``embodiment``."""
+    if key.split != "validation" or not key.has_ground_truth:
+        raise NotAuthorised("the explorer shows the validation split only: the test ground truth stays hidden")
+    if sample_id not in key:
+        raise NotFound(f"no sample {sample_id!r} in the validation split")
+    sample = key.sample(sample_id)
+    if embodiment not in sample.embodiments:
+        raise InvalidAction(
+            f"sample {sample_id} has no {embodiment} traces: expected one of {', '.join(sample.embodiments)}"
+        )
+    return sample
+
+
+def _photo(key: AnswerKey, sample: Sample) -> Image.Image:
+    """The sample's image, in RGB at the size its traces are in."""
+    image = Image.open(io.BytesIO(key.image_bytes(sample.sample_id))).convert("RGB")
+    if image.size != (sample.width, sample.height):
+        image = image.resize((sample.width, sample.height))
+    return image
+
+
+def _regions(image: Image.Image, field_: NDArray[np.float64] | None, layers: Layers, width: int) -> Image.Image:
+    """The penalty regions of the chosen expert trace over ``image``: filled by cost, outlined, both or neither."""
+    if layers.penalty and field_ is not None:
+        image = _shade(image, field_)
+    if layers.outline and field_ is not None:
+        image = _paint(image, _edge(field_ > 0, width), 0, PENALTY)  # ~4 px where a 1440 px photo is shown ~800 px wide
+    return image
+
+
+def _truths(draw: ImageDraw.ImageDraw, truths: list[GroundTruth], chosen: int | None, width: int) -> None:
+    """Every expert trace; the chosen one last (on top), brighter and wider."""
+    order = [i for i in range(len(truths)) if i != chosen] + ([chosen] if chosen is not None else [])
+    for i in order:
+        _trace(draw, truths[i].points, TRUTH if i == chosen else TRUTH_OTHER, width + (1 if i == chosen else 0))
+
+
+def _prediction(
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    prediction: NDArray[np.float64],
+    truths: list[GroundTruth],
+    chosen: int | None,
+    field_: NDArray[np.float64] | None,
+    shown: bool,
+    width: int,
+) -> tuple[Image.Image, float | None]:
+    """The predicted trace drawn by ``draw`` and its charged pixels painted (when ``shown``), and the share of
+    its line that paid a penalty (whether shown or not): the image to show, and that share."""
+    current = prediction_as_compared(prediction, truths, chosen or 0)
+    charged, charged_share = _charged(current, field_, image.height, image.width)
+    if shown:
+        _trace(draw, np.asarray(prediction, dtype=np.float64), PREDICTION, width, dots=True)
+        if charged is not None:
+            image = _paint(image, charged, max(1, width // 2), CHARGED)
+    return image, charged_share
 
 
 def _chosen(truths: list[GroundTruth], score: RowScore | None, wanted: int | None) -> int | None:
@@ -161,7 +209,7 @@ def _charged(
 def _paint(image: Image.Image, mask: NDArray[np.bool_], radius: int, colour: tuple) -> Image.Image:
     """``mask`` widened to dots of ``radius`` and painted in ``colour``: one array operation for the
     whole image, whatever the number of pixels (one drawing call per pixel took 6-7 s on a
-    2,000-point zigzag, issue 14)."""
+    2,000-point zigzag)."""
     y, x = np.ogrid[-radius : radius + 1, -radius : radius + 1]
     dots = binary_dilation(mask, structure=x * x + y * y <= radius * radius) if radius else mask
     pixels = np.asarray(image).copy()

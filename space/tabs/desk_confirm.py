@@ -8,12 +8,13 @@ when the pressed button disappears and a screen reader reads the answer out.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import gradio as gr
 
+from space.handlers import bound
 from space.pages.html import esc
 
 # Gradio's progress tracker would cover every output with a spinner (an error badge on failure) and announce
@@ -67,10 +68,42 @@ def ask(text: str, action: str, target: str) -> list:
 def dismiss(confirm: Confirm, back_to: str, check: Callable[[gr.OAuthProfile | None], str], api_name: str) -> None:
     """Cancel hides the panel, forgets the question, and gives the focus back to the button that asked
     (``check`` refuses anyone but a maintainer, as every listener of the desk does)."""
-
-    def cancel(profile: gr.OAuthProfile | None) -> list:
-        check(profile)
-        return [gr.update(visible=False), None]
-
     outputs = [confirm.box, confirm.asked]
-    confirm.no.click(cancel, None, outputs, api_name=api_name, **QUIET).then(None, js=focus(back_to))
+    confirm.no.click(bound(cancel, check), None, outputs, api_name=api_name, **QUIET).then(None, js=focus(back_to))
+
+
+# No docstring, as before the move: Gradio shows a handler's docstring as its endpoint's description.
+def cancel(check: Callable[[gr.OAuthProfile | None], str], profile: gr.OAuthProfile | None) -> list:
+    check(profile)
+    return [gr.update(visible=False), None]
+
+
+@dataclass(frozen=True)
+class Answers:
+    """Where the desk's actions answer: the note under the control, the confirmations an answer closes, then
+    the page a refresh redraws (``space.tabs.desk_state`` fills them in this order); and the picked entry,
+    which every action reads."""
+
+    target: gr.Dropdown
+    closes: list
+    page: list
+
+    def outputs(self, answer: gr.HTML) -> list:
+        return [answer, *self.closes, *self.page]
+
+    def click(
+        self,
+        button: gr.Button,
+        handler: Callable[..., list],
+        inputs: list,
+        answer: gr.HTML,
+        api_name: str,
+        extra: Sequence[gr.components.Component] = (),
+        first: Sequence[str] = (),
+    ) -> None:
+        """``button`` runs ``handler``, whose answer (and ``extra`` outputs) then takes the focus: the first of
+        the elements ``first`` that shows (a confirmation), else the note under ``answer``."""
+        outputs = [*self.outputs(answer), *extra]
+        button.click(handler, inputs, outputs, api_name=api_name, **QUIET).then(
+            None, js=focus(*first, answer.elem_id or "")
+        )

@@ -8,13 +8,14 @@ actions: the caller is resolved from the session (``auth.require_maintainer``) a
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 import gradio as gr
 
 from leaderboard.editions import MAX_NOTE
+from space.handlers import bound
+from space.tabs.desk_confirm import Answers
+from space.tabs.desk_state import DeskState, report, unchanged
 
 CONFIRM = "Yes, freeze the board and rescore every entry under the next release"
 
@@ -49,33 +50,28 @@ def build() -> EditionControls:
     return EditionControls(note, confirm, opening, status)
 
 
-def wire(
-    controls: EditionControls,
-    services: Any,
-    target: gr.Dropdown,
-    report: Callable[..., list],
-    unchanged: Callable[..., list],
-    wire_button: Callable[..., None],
-) -> None:
-    """``wire_button(button, handler, inputs, answer, api_name)``: the desk's own wiring (its outputs, its focus)."""
-    service, auth = services.leaderboard, services.auth
+def wire(controls: EditionControls, state: DeskState, answers: Answers) -> None:
+    inputs = [answers.target, controls.note, controls.confirm]
+    answers.click(controls.open, bound(open_release, state), inputs, controls.status, "open_release")
 
-    def open_release(picked, note, confirmed, profile: gr.OAuthProfile | None):
-        by = auth.require_maintainer(profile)
-        if not confirmed:
-            return unchanged(
-                "Tick the confirmation first: opening a release freezes the board and rescores it.", "warn"
-            )
 
-        def do() -> str:
-            opened = service.open_release(note, by=by)
-            services.wakeup()
-            old = opened.closed.name
-            return (
-                f"Release {opened.edition.name} is open: {opened.queued} submission(s) queued for rescoring. Release "
-                f"{old} is frozen: its board stays at /?release={old} and in the results dataset's tag {old}."
-            )
+# No docstring, as before the move: Gradio shows a handler's docstring as its endpoint's description.
+def open_release(
+    state: DeskState, picked: str | None, note: str, confirmed: bool, profile: gr.OAuthProfile | None
+) -> list:
+    by = state.auth.require_maintainer(profile)
+    if not confirmed:
+        return unchanged(
+            state, "Tick the confirmation first: opening a release freezes the board and rescores it.", "warn"
+        )
 
-        return report(by, picked, "Release not opened", do)
+    def do() -> str:
+        opened = state.service.open_release(note, by=by)
+        state.services.wakeup()
+        old = opened.closed.name
+        return (
+            f"Release {opened.edition.name} is open: {opened.queued} submission(s) queued for rescoring. Release "
+            f"{old} is frozen: its board stays at /?release={old} and in the results dataset's tag {old}."
+        )
 
-    wire_button(controls.open, open_release, [target, controls.note, controls.confirm], controls.status, "open_release")
+    return report(state, by, picked, "Release not opened", do)

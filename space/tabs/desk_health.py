@@ -8,6 +8,7 @@ checks ``MAINTAINERS``), so no call by anyone else gets the errors, whatever the
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 import gradio as gr
 
@@ -18,13 +19,18 @@ from space.services import Services
 
 def build(services: Services) -> tuple[list, Callable[[str], list]]:
     """The section's components; ``(those the page refreshes, their refresh for the maintainer ``by``)``."""
-    monitor = services.health or HealthMonitor(services.leaderboard)
     with gr.Accordion("Service status and last errors", open=False, elem_id="desk-health"):
         status = gr.HTML(elem_id="desk-health-panel")
         errors = gr.HTML(elem_id="desk-health-errors")
+    return [status, errors], refresher(services)
 
-    def show(by: str) -> list:
-        notes = monitor.recent_errors(by)  # NotAuthorised unless ``by`` is a maintainer: before anything is read
-        return [desk_health.status_html(monitor.health()), desk_health.errors_html(notes)]
 
-    return [status, errors], show
+def refresher(services: Services) -> Callable[[str], list]:
+    """The section's refresh for the maintainer ``by``, over the services' health monitor (or a new one)."""
+    return partial(show, services.health or HealthMonitor(services.leaderboard))
+
+
+def show(monitor: HealthMonitor, by: str) -> list:
+    """The status and the last errors, for the maintainer ``by`` only."""
+    notes = monitor.recent_errors(by)  # NotAuthorised unless ``by`` is a maintainer: before anything is read
+    return [desk_health.status_html(monitor.health()), desk_health.errors_html(notes)]

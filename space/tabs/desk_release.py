@@ -7,13 +7,13 @@ The switch resolves the caller from the session (``auth.require_maintainer``) an
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import gradio as gr
 
+from leaderboard import Leaderboard
 from leaderboard.release import ReleasePolicy
 from leaderboard.service import SubmissionView
 from space.errors import describe, shown
+from space.handlers import bound
 from space.pages import desk_release
 from space.services import Services
 from space.tabs.desk_confirm import QUIET, focus, say
@@ -21,42 +21,44 @@ from space.tabs.desk_confirm import QUIET, focus, say
 CHOICES = [(p.value, p.value) for p in ReleasePolicy]
 
 
-def build(services: Services) -> tuple[list, Callable[..., list]]:
-    """The section's components; ``(those the page refreshes, their refresh for the maintainer ``by``)``."""
-    service, auth = services.leaderboard, services.auth
+def build(services: Services) -> list:
+    """The section, its switch wired; the components the page refreshes (``show`` fills them)."""
     with gr.Accordion("Score release policy (exact or ladder)", open=False, elem_id="release-policy"):
         state = gr.HTML(elem_id="release-policy-state")
         choice = gr.Radio(CHOICES, label="Release policy", elem_id="release-policy-choice")
         switch = gr.Button("Apply the release policy", variant="primary", elem_id="release-policy-apply", size="md")
         done = gr.HTML(elem_id="release-policy-done")
         withheld = gr.HTML(elem_id="release-withheld")
-
-    def show(by: str, all_: list[SubmissionView] | None = None) -> list:
-        """The policy in force and the withheld figures (``submissions`` checks that ``by`` is a maintainer)."""
-        all_ = service.submissions(by) if all_ is None else all_
-        policy = service.release_policy()
-        return [
-            desk_release.state_html(policy, service.settings.release_policy),
-            gr.update(value=policy.value),
-            desk_release.withheld_table(all_),
-        ]
-
-    def apply(picked: str | None, profile: gr.OAuthProfile | None) -> list:
-        by = auth.require_maintainer(profile)
-        if not picked:
-            return [say("Pick a release policy first.", "warn"), gr.skip(), gr.skip(), gr.skip()]
-        try:
-            before = service.release_policy()
-            after = service.set_release_policy(picked, by=by)
-            said = f"The release policy is now {after} (was {before}); the switch is in the audit log."
-            note = say(said if after != before else f"The release policy is {after} already.", "ok")
-        except Exception as error:  # a refusal or the store: said under the button
-            note = say(f"Not switched: {describe(error)}", "error")
-        with shown():
-            return [note, *show(by)]
-
     outputs = [state, choice, withheld]
-    switch.click(apply, [choice], [done, *outputs], api_name="set_release_policy", **QUIET).then(
+    switch.click(bound(apply, services), [choice], [done, *outputs], api_name="set_release_policy", **QUIET).then(
         None, js=focus(done.elem_id or "")
     )
-    return outputs, show
+    return outputs
+
+
+def show(service: Leaderboard, by: str, all_: list[SubmissionView] | None = None) -> list:
+    """The policy in force and the withheld figures (``submissions`` checks that ``by`` is a maintainer)."""
+    all_ = service.submissions(by) if all_ is None else all_
+    policy = service.release_policy()
+    return [
+        desk_release.state_html(policy, service.settings.release_policy),
+        gr.update(value=policy.value),
+        desk_release.withheld_table(all_),
+    ]
+
+
+# No docstring, as before the move: Gradio shows a handler's docstring as its endpoint's description.
+def apply(services: Services, picked: str | None, profile: gr.OAuthProfile | None) -> list:
+    service = services.leaderboard
+    by = services.auth.require_maintainer(profile)
+    if not picked:
+        return [say("Pick a release policy first.", "warn"), gr.skip(), gr.skip(), gr.skip()]
+    try:
+        before = service.release_policy()
+        after = service.set_release_policy(picked, by=by)
+        said = f"The release policy is now {after} (was {before}); the switch is in the audit log."
+        note = say(said if after != before else f"The release policy is {after} already.", "ok")
+    except Exception as error:  # a refusal or the store: said under the button
+        note = say(f"Not switched: {describe(error)}", "error")
+    with shown():
+        return [note, *show(service, by)]

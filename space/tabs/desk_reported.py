@@ -7,15 +7,18 @@ actions: the caller is resolved from the session and the service checks ``MAINTA
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import gradio as gr
 
 from leaderboard.records import SPLITS, Split
+from space.handlers import bound
+from space.pages.desk_reported import choices, figure, row_label
 from space.tabs import desk_confirm
-from space.tabs.desk_confirm import QUIET, Confirm, focus
+from space.tabs.desk_confirm import Answers, Confirm
+from space.tabs.desk_state import DeskState, report, unchanged, untouched
+
+__all__ = ["ReportedControls", "add", "ask", "build", "choices", "confirmed", "figure", "wire"]
 
 UNKNOWN = "empty if unknown (shown as —)"
 
@@ -59,93 +62,83 @@ def build() -> ReportedControls:
     )
 
 
-def choices(table: Sequence[Mapping[str, object]]) -> list[tuple[str, str]]:
-    """The reported rows of the public table as ``(label, id)`` for the remove picker."""
-    return [(_row_label(r), str(r["submission_id"])) for r in table if r.get("kind") == "reported"]
-
-
-def figure(text: object) -> str | None:
-    """What a figure box holds: ``None`` when it is empty (unknown), else the text for the service to check.
-
-    >>> figure(""), figure("  "), figure(None), figure(" 0.93 ")
-    (None, None, None, '0.93')
-    """
-    stripped = str(text or "").strip()
-    return stripped or None
-
-
-def wire(
-    controls: ReportedControls,
-    services: Any,
-    target: gr.Dropdown,
-    report: Callable[..., list],
-    unchanged: Callable[..., list],
-    outputs: Callable[[gr.HTML], list],
-) -> None:
-    service, auth = services.leaderboard, services.auth
-
-    def add(picked, model, org, split, score, valid, coverage, source, link, profile: gr.OAuthProfile | None):
-        by = auth.require_maintainer(profile)
-        values = {
-            "model": model,
-            "organization": org or None,
-            "split": split,
-            "score": figure(score),
-            "score_valid_only": figure(valid),
-            "coverage": figure(coverage),
-            "source": source,
-            "model_link": link or None,
-        }
-
-        def do() -> str:
-            row = service.add_reported(by, **values)
-            return f"Added the reported row {row.model} ({row.split}, {row.score:g}): it is on the public board."
-
-        return report(by, picked, "Not added", do)
-
-    def ask(picked, row_id, profile: gr.OAuthProfile | None):
-        auth.require_maintainer(profile)
-        if not row_id:
-            return [*unchanged("Pick a reported row first.", "warn"), gr.skip(), gr.skip()]
-        row = next((r for r in service.public_table() if str(r.get("submission_id")) == row_id), None)
-        if row is None or row.get("kind") != "reported":
-            return [*unchanged(f"No reported row {row_id} on the board (refresh the desk).", "error"), None, None]
-        text = (
-            f"Remove the reported row {_row_label(row)}? It leaves the public board and the CSV now; "
-            "the audit log keeps what it said."
-        )
-        box, question, asked = desk_confirm.ask(text, "remove", row_id)
-        skips = [gr.skip() for _ in outputs(controls.removed)[3:]]
-        return ["", gr.skip(), box, *skips, question, asked]
-
-    def confirmed(picked, asked, profile: gr.OAuthProfile | None):
-        by = auth.require_maintainer(profile)
-        if not asked or asked[0] != "remove":
-            return [*unchanged("Nothing is waiting for a confirmation: press Remove again.", "warn"), None]
-        row_id = asked[1]
-
-        def do() -> str:
-            service.remove_reported(row_id, by=by)
-            return f"Removed the reported row {row_id} from the public board."
-
-        return [*report(by, picked, f"Not removed ({row_id})", do), None]
-
-    add_out = outputs(controls.added)
-    controls.add.click(add, [target, *controls.fields], add_out, api_name="add_reported", **QUIET).then(
-        None, js=focus(controls.added.elem_id or "")
+def wire(controls: ReportedControls, state: DeskState, answers: Answers) -> None:
+    """Add answers under its button; Remove asks first, in a confirmation under the picker."""
+    target, asking, removed = answers.target, controls.asking, controls.removed
+    answers.click(controls.add, bound(add, state), [target, *controls.fields], controls.added, "add_reported")
+    answers.click(
+        controls.remove,
+        bound(ask, state),
+        [target, controls.remove_choice],
+        removed,
+        "remove_reported",
+        extra=(asking.question, asking.asked),
+        first=(asking.box.elem_id or "",),
     )
-    asking = controls.asking
-    ask_out = [*outputs(controls.removed), asking.question, asking.asked]
-    then = focus(asking.box.elem_id or "", controls.removed.elem_id or "")
-    controls.remove.click(ask, [target, controls.remove_choice], ask_out, api_name="remove_reported", **QUIET).then(
-        None, js=then
-    )
-    done_out = [*outputs(controls.removed), asking.asked]
-    asking.yes.click(confirmed, [target, asking.asked], done_out, api_name="remove_reported_confirmed", **QUIET).then(
-        None, js=focus(controls.removed.elem_id or "")
-    )
-    desk_confirm.dismiss(asking, controls.remove.elem_id or "", auth.require_maintainer, "remove_reported_cancelled")
+    inputs = [target, asking.asked]
+    answers.click(asking.yes, bound(confirmed, state), inputs, removed, "remove_reported_confirmed", (asking.asked,))
+    check = state.auth.require_maintainer
+    desk_confirm.dismiss(asking, controls.remove.elem_id or "", check, "remove_reported_cancelled")
 
 
-def _row_label(row: Mapping[str, object]) -> str:
-    return f"{row.get('model')} ({row.get('split')}, {row.get('score')})"
+# No docstrings on the handlers, as before the move: Gradio shows one as its endpoint's description.
+def add(
+    state: DeskState,
+    picked: str | None,
+    model: str,
+    org: str,
+    split: str,
+    score: str,
+    valid: str,
+    coverage: str,
+    source: str,
+    link: str,
+    profile: gr.OAuthProfile | None,
+) -> list:
+    by = state.auth.require_maintainer(profile)
+    values = {
+        "model": model,
+        "organization": org or None,
+        "split": split,
+        "score": figure(score),
+        "score_valid_only": figure(valid),
+        "coverage": figure(coverage),
+        "source": source,
+        "model_link": link or None,
+    }
+
+    def do() -> str:
+        row = state.service.add_reported(by, **values)
+        return f"Added the reported row {row.model} ({row.split}, {row.score:g}): it is on the public board."
+
+    return report(state, by, picked, "Not added", do)
+
+
+def ask(state: DeskState, picked: str | None, row_id: str | None, profile: gr.OAuthProfile | None) -> list:
+    state.auth.require_maintainer(profile)
+    if not row_id:
+        return [*unchanged(state, "Pick a reported row first.", "warn"), gr.skip(), gr.skip()]
+    row = next((r for r in state.service.public_table() if str(r.get("submission_id")) == row_id), None)
+    if row is None or row.get("kind") != "reported":
+        return [*unchanged(state, f"No reported row {row_id} on the board (refresh the desk).", "error"), None, None]
+    text = (
+        f"Remove the reported row {row_label(row)}? It leaves the public board and the CSV now; "
+        "the audit log keeps what it said."
+    )
+    box, question, asked = desk_confirm.ask(text, "remove", row_id)
+    return ["", gr.skip(), box, *untouched(state), question, asked]
+
+
+def confirmed(
+    state: DeskState, picked: str | None, asked: tuple[str, str] | None, profile: gr.OAuthProfile | None
+) -> list:
+    by = state.auth.require_maintainer(profile)
+    if not asked or asked[0] != "remove":
+        return [*unchanged(state, "Nothing is waiting for a confirmation: press Remove again.", "warn"), None]
+    row_id = asked[1]
+
+    def do() -> str:
+        state.service.remove_reported(row_id, by=by)
+        return f"Removed the reported row {row_id} from the public board."
+
+    return [*report(state, by, picked, f"Not removed ({row_id})", do), None]

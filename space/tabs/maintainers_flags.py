@@ -6,18 +6,15 @@ else is refused; both actions land in the audit log.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 import gradio as gr
 
 from leaderboard.flags import KINDS, MAX_REASON
 from leaderboard.metadata import MAX_LINK
-from space.tabs.desk_confirm import QUIET, focus, say
-
-Report = Callable[[str, Any, str, Callable[[], str]], list]  # the desk's ``report(by, picked, failed, action)``
-Named = Callable[[str, str], tuple[Any, str]]  # the desk's ``named(picked, by)``: (view, "Carl-Nav by carl")
+from space.handlers import bound
+from space.tabs.desk_confirm import Answers
+from space.tabs.desk_state import DeskState, named, report, unchanged
 
 
 @dataclass(frozen=True)
@@ -54,36 +51,37 @@ def build() -> FlagControls:
     return FlagControls(kind, reason, link, flag, unflag, status)
 
 
-def wire(controls: FlagControls, services: Any, target: gr.Dropdown, report: Report, out: list, named: Named) -> None:
-    """``out`` starts with ``controls.status``; a refusal leaves the rest of the page (and what was typed) alone."""
-    service, auth = services.leaderboard, services.auth
-    untouched = [gr.skip() for _ in out[1:]]
+def wire(controls: FlagControls, state: DeskState, answers: Answers) -> None:
+    """Both buttons answer under the form; a refusal leaves the rest of the page (and what was typed) alone."""
+    inputs = [answers.target, controls.kind, controls.reason, controls.link]
+    answers.click(controls.flag, bound(flag, state), inputs, controls.status, "flag")
+    answers.click(controls.unflag, bound(unflag, state), [answers.target], controls.status, "unflag")
 
-    def flag(picked, kind, reason, link, profile: gr.OAuthProfile | None):
-        by = auth.require_maintainer(profile)
-        if not picked:
-            return [say("Pick a submission first.", "warn"), *untouched]
-        _, who = named(picked, by)
 
-        def do() -> str:
-            made = service.flag(picked, by=by, kind=kind, reason=reason, link=link or None)
-            return f"Flagged {who} ({picked}) as {made.kind}: the board marks it with the reason."
+# No docstrings on the handlers, as before the move: Gradio shows one as its endpoint's description.
+def flag(
+    state: DeskState, picked: str | None, kind: str, reason: str, link: str, profile: gr.OAuthProfile | None
+) -> list:
+    by = state.auth.require_maintainer(profile)
+    if not picked:
+        return unchanged(state, "Pick a submission first.", "warn")
+    _, who = named(state, picked, by)
 
-        return report(by, picked, f"Not flagged ({who})", do)
+    def do() -> str:
+        made = state.service.flag(picked, by=by, kind=kind, reason=reason, link=link or None)
+        return f"Flagged {who} ({picked}) as {made.kind}: the board marks it with the reason."
 
-    def unflag(picked, profile: gr.OAuthProfile | None):
-        by = auth.require_maintainer(profile)
-        if not picked:
-            return [say("Pick a submission first.", "warn"), *untouched]
-        _, who = named(picked, by)
+    return report(state, by, picked, f"Not flagged ({who})", do)
 
-        def do() -> str:
-            removed = service.unflag(picked, by=by)
-            return f"Removed the flag of {who} ({picked})." if removed else f"{who} ({picked}) had no flag."
 
-        return report(by, picked, f"Not unflagged ({who})", do)
+def unflag(state: DeskState, picked: str | None, profile: gr.OAuthProfile | None) -> list:
+    by = state.auth.require_maintainer(profile)
+    if not picked:
+        return unchanged(state, "Pick a submission first.", "warn")
+    _, who = named(state, picked, by)
 
-    inputs = [target, controls.kind, controls.reason, controls.link]
-    then = focus(controls.status.elem_id or "")
-    controls.flag.click(flag, inputs, out, api_name="flag", **QUIET).then(None, js=then)
-    controls.unflag.click(unflag, [target], out, api_name="unflag", **QUIET).then(None, js=then)
+    def do() -> str:
+        removed = state.service.unflag(picked, by=by)
+        return f"Removed the flag of {who} ({picked})." if removed else f"{who} ({picked}) had no flag."
+
+    return report(state, by, picked, f"Not unflagged ({who})", do)

@@ -2,12 +2,12 @@
 
 The app runs with a seeded results table (``SEEDED``: several entries per model, reported figures,
 uncertainty columns as the uncertainty helper publishes them: intervals and who is significantly better
-than whom) and a one-hour scoring interval, so the worker does not rewrite the table during the tests.
+than whom), written once the worker has published its own and its scoring process is paused
+(``app_with_table``), so nothing rewrites the table during the tests.
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import parse_qs, urlparse
@@ -15,9 +15,9 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 from playwright.sync_api import Page, expect
 
-from leaderboard.storage.local import LocalStorage
-from leaderboard.table import TABLE_PATH, baseline_row, table_bytes
-from tests.browser.conftest import RunningApp, page_maker, shot, start_app, stop_app
+from leaderboard.table import baseline_row
+from tests.browser.conftest import RunningApp, page_maker, shot
+from tests.browser.helpers import app_with_table
 
 pytestmark = pytest.mark.browser
 LAPTOP, PHONE = {"width": 1440, "height": 900}, {"width": 390, "height": 844}
@@ -102,15 +102,8 @@ SEEDED = [
 
 @pytest.fixture(scope="module")
 def board_app(tmp_path_factory: pytest.TempPathFactory, browser_datasets: tuple[Path, Path]) -> Iterator[RunningApp]:
-    running = start_app(tmp_path_factory.mktemp("board-app"), *browser_datasets, SCORE_INTERVAL_S="3600")
-    results = LocalStorage(running.home / "results")
-    deadline = time.monotonic() + 60
-    while results.read(TABLE_PATH) is None and time.monotonic() < deadline:  # the worker's first publish
-        time.sleep(0.2)
-    assert results.read(TABLE_PATH) is not None, f"the worker published no table in 60 s:\n{running.log_text()}"
-    results.commit({TABLE_PATH: table_bytes(SEEDED)}, message="seed the board for the UI tests")
-    yield running
-    stop_app(running)
+    with app_with_table(tmp_path_factory.mktemp("board-app"), browser_datasets, SEEDED, "seed the board") as running:
+        yield running
 
 
 @pytest.fixture
@@ -131,7 +124,7 @@ def board_page(chromium, board_app: RunningApp, request: pytest.FixtureRequest):
 
 
 def models(page: Page) -> list[str]:
-    cells = page.locator("#leaderboard-table tbody tr td:nth-child(2)")
+    cells = page.locator("#leaderboard-table tbody tr td.nt-model")  # by its class: Rank (UB) may come before it
     return [t.split("\n")[0].replace(" baseline", "").replace(" reported", "").strip() for t in cells.all_inner_texts()]
 
 

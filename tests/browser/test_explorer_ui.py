@@ -20,7 +20,7 @@ from scoring.examples import write_example
 from space.pages.explorer import CHARGED, PENALTY, PENALTY_BANDS, PREDICTION, TRUTH, TRUTH_OTHER
 from synthetic import write_demo_dataset
 from tests.browser.conftest import RunningApp, page_maker, shot, start_app, stop_app
-from tests.browser.helpers import LONG_MS, choose, coloured_pixels, open_tab, scored, sign_in
+from tests.browser.helpers import LONG_MS, choose, coloured_pixels, open_tab, picture_drawn, scored, scrolled, sign_in
 
 pytestmark = pytest.mark.browser
 DESKTOP, PHONE = {"width": 1440, "height": 900}, {"width": 390, "height": 844}
@@ -76,8 +76,7 @@ def settled(page: Page) -> None:
     expect(page.locator("#explorer-breakdown")).to_contain_text("Row score", timeout=LONG_MS)
     busy = page.locator("#tab-explorer").get_by_text(re.compile(r"processing \|"))
     expect(busy).to_have_count(0, timeout=LONG_MS)
-    expect(page.locator("#explorer-image img")).to_be_visible()
-    page.wait_for_timeout(400)  # let the new picture paint
+    picture_drawn(page, "#explorer-image img")
 
 
 def in_viewport(page: Page, selector: str) -> dict:
@@ -106,7 +105,7 @@ def test_figures_are_above_the_fold_beside_the_picture_at_1440(new_page, explore
     page.set_viewport_size(DESKTOP)
     open_explorer_row(page, app, submission_id)
     page.evaluate("window.scrollTo(0, 0)")
-    page.wait_for_timeout(200)
+    scrolled(page)
     components = in_viewport(page, "#explorer-components")  # DTW, FDE, Penalty, raw: the whole table
     for name in ("DTW", "FDE", "Penalty", "raw"):
         expect(page.locator("#explorer-components")).to_contain_text(name)
@@ -191,7 +190,7 @@ def test_figures_are_readable_on_a_phone(new_page, explorer_app):
     page.set_viewport_size(PHONE)
     open_explorer_row(page, app, submission_id)
     page.locator("#explorer-components").scroll_into_view_if_needed()
-    page.wait_for_timeout(200)
+    scrolled(page)
     in_viewport(page, "#explorer-components")  # the whole table, not cut at the right edge
     hidden = page.locator("#explorer-components").evaluate(
         "t => t.parentElement.scrollWidth - t.parentElement.clientWidth"

@@ -1,15 +1,13 @@
 """My submissions while a submission waits: where it stands, on a phone too, and cancelling it in the page.
 
-Its own app whose scoring process is paused (SIGSTOP once it is ready, SIGCONT at the end): the
-submissions made through the service from this process stay PENDING for as long as the test looks.
+Its own app whose scoring process is paused (``paused_worker``: SIGSTOP once it is ready and outside any commit,
+SIGCONT at the end): the submissions made through the service from this process stay PENDING for as long as the
+test looks.
 """
 
 from __future__ import annotations
 
-import os
 import re
-import signal
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -20,7 +18,7 @@ from leaderboard import Leaderboard, Settings
 from scoring import load_answer_key
 from scoring.examples import write_example
 from tests.browser.conftest import MAINTAINER, RunningApp, page_maker, shot, start_app, stop_app
-from tests.browser.helpers import open_tab, sign_in
+from tests.browser.helpers import open_tab, paused_worker, sign_in
 
 pytestmark = pytest.mark.browser
 
@@ -28,24 +26,11 @@ pytestmark = pytest.mark.browser
 @pytest.fixture(scope="module")
 def waiting_app(tmp_path_factory: pytest.TempPathFactory, browser_datasets: tuple[Path, Path]) -> Iterator[RunningApp]:
     app = start_app(tmp_path_factory.mktemp("waiting-app"), *browser_datasets, SCORE_INTERVAL_S="3600")
-    worker = paused_worker(app)
     try:
-        yield app
+        with paused_worker(app):  # before any submission
+            yield app
     finally:
-        os.kill(worker, signal.SIGCONT)
         stop_app(app)
-
-
-def paused_worker(app: RunningApp, timeout_s: float = 60.0) -> int:
-    """The pid of the app's scoring process, paused as soon as it says it is ready (before any submission)."""
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        found = re.search(r"worker process ready \(pid (\d+)", app.log_text())
-        if found:
-            os.kill(int(found.group(1)), signal.SIGSTOP)
-            return int(found.group(1))
-        time.sleep(0.05)
-    raise AssertionError(f"the worker process never said it was ready:\n{app.log_text()[-3000:]}")
 
 
 @pytest.fixture

@@ -24,11 +24,14 @@ from tests.browser.helpers import (
     coloured_pixels,
     open_desk,
     open_tab,
+    picture_drawn,
     scored,
+    served,
     sign_in,
     submit_file,
     upload,
     wait_finished,
+    wait_until,
 )
 from tests.service_fixtures import DECLARED
 
@@ -96,8 +99,9 @@ def test_a_validation_submission_is_scored_and_the_explorer_draws_its_trace(new_
     expect(breakdown).to_contain_text("Row score", timeout=LONG_MS)
     expect(page.locator("#explorer-components")).to_contain_text("DTW")
     image = page.locator("#explorer-image img")
-    expect(image).to_be_visible()
-    page.wait_for_timeout(500)  # let the new picture paint
+    # The row's picture is the one in place (its alt text comes with it and names the prediction), and drawn:
+    expect(image).to_have_attribute("alt", re.compile("The predicted trace of"), timeout=LONG_MS)
+    picture_drawn(page, "#explorer-image img")
     assert coloured_pixels(image.screenshot(), PREDICTION_BLUE) > 30, "no predicted trace drawn in the picture"
     shot(page, "explorer")
 
@@ -139,6 +143,12 @@ def test_a_test_submission_approved_by_a_maintainer_reaches_the_leaderboard(new_
     shot(maintainer, "leaderboard-approved")
     open_tab(researcher, "My submissions")  # updates by itself: no reload
     expect(researcher.locator("#my-submissions-table tr", has_text=submission_id)).to_contain_text("on the leaderboard")
+    # Issue 27: where it landed, as its details say: significantly better than how many, tied with how many.
+    researcher.locator("#my-submissions-table tr", has_text=submission_id).click()
+    landed = researcher.locator("#my-standing")
+    expect(landed).to_contain_text(re.compile(r"On the board: rank \d+ · upper-bound rank \d+\. Significantly better"))
+    expect(landed).to_contain_text("tied with")
+    expect(landed.get_by_role("link", name="Its entry page")).to_have_attribute("href", f"/entry/{submission_id}")
 
 
 def test_a_non_maintainer_sees_no_desk_and_the_server_refuses_every_maintainer_action(new_page, app: RunningApp, files):
@@ -216,6 +226,8 @@ def test_html_and_script_in_metadata_render_as_inert_text(new_page, app: Running
     )
     scored(service, receipt.submission_id)
     service.approve(receipt.submission_id, by=MAINTAINER)
+    # Approved by another process: the app reads the table again within a second (its own thread), not on a request.
+    wait_until(lambda: receipt.submission_id in served(app, "test"), app, "the app to serve the approved entry")
 
     page = new_page()
     sign_in(page, app.url, MAINTAINER)

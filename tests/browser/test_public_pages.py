@@ -3,9 +3,9 @@ About and the embed, at 1440x900 and 390x844, with JavaScript on and off; and on
 saw on the old pages (a rank outside its range, addresses that lie, the first screen, the phone's intro, the
 intervals' contrast, the empty states, the missing ways on, "best per model" merging two people's models).
 
-Two apps, each with a seeded results table and a one-hour scoring interval (nothing rewrites the table):
-``site`` (``SEEDED``: a flagged entry above the rest, rows with ``significantly_better`` lists, two users' models of
-one name, a reported row, validation figures of a single date) and ``empty`` (nothing scored yet).
+Two apps (``app_with_table``): ``site``, whose results table is ``SEEDED`` once its scoring process is paused, so
+nothing rewrites it (a flagged entry above the rest, rows with ``significantly_better`` lists, two users' models of
+one name, a reported row, validation figures of a single date), and ``empty`` (the worker's own table: nothing scored).
 """
 
 from __future__ import annotations
@@ -21,9 +21,9 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from leaderboard.storage.local import LocalStorage
-from leaderboard.table import TABLE_PATH, baseline_row, table_bytes
-from tests.browser.conftest import RunningApp, shot, start_app, stop_app
+from leaderboard.table import baseline_row
+from tests.browser.conftest import RunningApp, shot
+from tests.browser.helpers import app_with_table
 from tests.browser.test_board_ui import entry
 
 pytestmark = pytest.mark.browser
@@ -87,30 +87,16 @@ SEEDED = [
 ]
 
 
-def _seeded_app(folder: Path, datasets: tuple[Path, Path], rows: list[dict] | None) -> RunningApp:
-    running = start_app(folder, *datasets, SCORE_INTERVAL_S="3600")
-    results = LocalStorage(running.home / "results")
-    deadline = time.monotonic() + 60
-    while results.read(TABLE_PATH) is None and time.monotonic() < deadline:  # the worker's first publish
-        time.sleep(0.2)
-    assert results.read(TABLE_PATH) is not None, f"the worker published no table in 60 s:\n{running.log_text()}"
-    if rows is not None:
-        results.commit({TABLE_PATH: table_bytes(rows)}, message="seed the public pages' tests")
-    return running
-
-
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory, browser_datasets: tuple[Path, Path]) -> Iterator[RunningApp]:
-    running = _seeded_app(tmp_path_factory.mktemp("public-site"), browser_datasets, SEEDED)
-    yield running
-    stop_app(running)
+    with app_with_table(tmp_path_factory.mktemp("public-site"), browser_datasets, SEEDED, "seed the pages") as app:
+        yield app
 
 
 @pytest.fixture(scope="module")
 def empty(tmp_path_factory: pytest.TempPathFactory, browser_datasets: tuple[Path, Path]) -> Iterator[RunningApp]:
-    running = _seeded_app(tmp_path_factory.mktemp("public-empty"), browser_datasets, None)
-    yield running
-    stop_app(running)
+    with app_with_table(tmp_path_factory.mktemp("public-empty"), browser_datasets, None, "") as app:
+        yield app
 
 
 @pytest.fixture

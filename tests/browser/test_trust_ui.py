@@ -2,13 +2,12 @@
 one click away (with their badge and reason), Hub-reported rows off until asked for, declaration filters, and the
 entry page's declarations, flag and Hub pull request.
 
-The app runs with a seeded results table (rows as the service publishes them) and a one-hour scoring interval,
-so the worker does not rewrite the table during the tests.
+The app runs with a seeded results table (rows as the service publishes them), written once the worker has
+published its own and its scoring process is paused (``app_with_table``), so nothing rewrites it during the tests.
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import parse_qs, urlparse
@@ -16,9 +15,9 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 from playwright.sync_api import Page, expect
 
-from leaderboard.storage.local import LocalStorage
-from leaderboard.table import TABLE_PATH, baseline_row, table_bytes
-from tests.browser.conftest import RunningApp, page_maker, shot, start_app, stop_app
+from leaderboard.table import baseline_row
+from tests.browser.conftest import RunningApp, page_maker, shot
+from tests.browser.helpers import app_with_table
 from tests.browser.test_board_ui import entry
 
 pytestmark = pytest.mark.browser
@@ -78,14 +77,8 @@ SEEDED = [
 
 @pytest.fixture(scope="module")
 def trust_app(tmp_path_factory: pytest.TempPathFactory, browser_datasets: tuple[Path, Path]) -> Iterator[RunningApp]:
-    running = start_app(tmp_path_factory.mktemp("trust-app"), *browser_datasets, SCORE_INTERVAL_S="3600")
-    results = LocalStorage(running.home / "results")
-    deadline = time.monotonic() + 60
-    while results.read(TABLE_PATH) is None and time.monotonic() < deadline:  # the worker's first publish
-        time.sleep(0.2)
-    results.commit({TABLE_PATH: table_bytes(SEEDED)}, message="seed the board for the trust tests")
-    yield running
-    stop_app(running)
+    with app_with_table(tmp_path_factory.mktemp("trust-app"), browser_datasets, SEEDED, "seed the trust tests") as app:
+        yield app
 
 
 @pytest.fixture

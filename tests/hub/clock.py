@@ -1,4 +1,5 @@
-"""``FakeClock``: monotonic time that moves only when someone sleeps, for ``HubStorage``'s own retries."""
+"""``FakeClock``: monotonic time that moves only when someone sleeps, for ``HubStorage``'s own retries and the
+scripted route's token cache (``space.tokens.WhoAmI``)."""
 
 from __future__ import annotations
 

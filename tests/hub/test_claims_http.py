@@ -90,8 +90,11 @@ def test_the_heartbeat_thread_stops_once_the_lease_is_lost(hub, service, caplog)
             beats.append(time.monotonic())
             service.worker._renew(held, holder)
 
-        with _Heartbeat(renew, 0.05):
-            time.sleep(0.6)
+        with _Heartbeat(renew, 0.05) as heartbeat:
+            # The thread's own end is the signal: the block has not ended, so nothing but the lost lease stopped it.
+            heartbeat.thread.join(timeout=60)
+            assert not heartbeat.thread.is_alive(), "the heartbeat still beats 60 s after its lease was lost"
+            assert not heartbeat.stopped.is_set()
     assert len(beats) == 1 and "lease lost, heartbeats stop" in caplog.text
     assert read_job(service.requests, entry.submission_id)[0].status == FINISHED
 

@@ -2,32 +2,41 @@
 Hub's ``whoami`` who the token is, and submits as that user through the Submit tab's own path.
 
 One app for the module (local storage, ``HF_ENDPOINT`` at a ``LocalHub``); each test uses its own
-user, so quotas and limits do not mix. ``TOKEN_CACHE_S=1``: a revoked token stops working after a
-second here (60 s by default).
+user, so quotas and limits do not mix. How long the Hub's answer is kept (``TOKEN_CACHE_S``) is tried on
+the same route served in this process (``clocked``): its cache reads a ``FakeClock``, so the answer is
+kept up to the last second of its time and not one second more, however slow the machine.
 """
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
 import pytest
+from starlette.applications import Starlette
+from starlette.testclient import TestClient
 
 from leaderboard import Leaderboard, Settings
-from scoring import load_answer_key
+from scoring import MAX_FILE_BYTES, load_answer_key
 from scoring.examples import write_example
+from space.guard import Guard
+from space.script_api import routes as script_routes
+from space.services import Services
+from space.settings import SpaceSettings
+from space.tokens import WhoAmI, hub_lookup
 from tests.browser.conftest import ROOT, RunningApp, start_app, stop_app
+from tests.hub.clock import FakeClock
 from tests.hub.hub_faults import Http
 from tests.hub.server import LocalHub
 
 PATH = "/script-api/submit"
 USERS = {name: f"hf_{name}_token_0123456789" for name in ("alice", "bob", "carol", "dave", "erin", "frank", "gina")}
 UPLOADS_PER_MINUTE = 4
-TOKEN_CACHE_S = 1
 
 
 @pytest.fixture(scope="module")
@@ -47,7 +56,6 @@ def app(hub: LocalHub, tmp_path_factory: pytest.TempPathFactory, browser_dataset
         HF_ENDPOINT=hub.url,
         HF_HOME=str(folder / "hf-home"),
         HF_HUB_DISABLE_TELEMETRY="1",
-        TOKEN_CACHE_S=str(TOKEN_CACHE_S),
         TEST_SUBMISSIONS_PER_DAY="1",
         UPLOADS_PER_MINUTE=str(UPLOADS_PER_MINUTE),
     )
@@ -71,13 +79,52 @@ def files(app: RunningApp, tmp_path_factory: pytest.TempPathFactory) -> dict[str
     return made
 
 
-def post(app: RunningApp, file: Path | None, token: str | None = None, headers: dict | None = None, **form: str):
+def request(file: Path | None, token: str | None, headers: dict | None, form: dict[str, str]) -> dict:
+    """The scripted submission's parts: the token's header, the form, the file."""
     sent = dict(headers or {})
     if token is not None:
         sent["Authorization"] = f"Bearer {token}"
     files = {"file": (file.name, file.read_bytes(), "text/tab-separated-values")} if file else None
-    data = {"split": "validation", "model": "Scripted VLM", **form}
-    return httpx.post(app.url + PATH, headers=sent, data=data, files=files, timeout=60)
+    return {"headers": sent, "data": {"split": "validation", "model": "Scripted VLM", **form}, "files": files}
+
+
+def post(app: RunningApp, file: Path | None, token: str | None = None, headers: dict | None = None, **form: str):
+    return httpx.post(app.url + PATH, **request(file, token, headers, form), timeout=60)
+
+
+@dataclass
+class Clocked:
+    """The scripted route served in this process, asking the same local Hub; its token cache reads ``clock``."""
+
+    client: TestClient
+    clock: FakeClock
+    ttl_s: int  # TOKEN_CACHE_S, the default
+
+    def post(self, file: Path, token: str, **form: str) -> httpx.Response:
+        return self.client.post(PATH, **request(file, token, None, form))
+
+
+@pytest.fixture(scope="module")
+def services_here(browser_datasets, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Services]:
+    """The app's services in this process, on a store of their own and the app's datasets."""
+    folder = tmp_path_factory.mktemp("scripted-here")
+    private, public = browser_datasets
+    env = {"LEADERBOARD_HOME": str(folder / "home"), "ANSWER_KEY_DATASET": str(private), "PUBLIC_DATASET": str(public)}
+    services = Services.create(Settings.from_env(env), SpaceSettings(), examples=folder / "examples")
+    services.warmup.run()  # the public keys, here rather than in a thread
+    yield services
+    services.close()
+    shutil.rmtree(services.scratch, ignore_errors=True)
+
+
+@pytest.fixture
+def clocked(hub: LocalHub, services_here: Services) -> Iterator[Clocked]:
+    """``POST /script-api/submit`` as ``space.script_api.routes`` builds it, with a fresh cache on a ``FakeClock``."""
+    space, clock = services_here.space, FakeClock()
+    whoami = WhoAmI(hub_lookup(hub.url), space.token_cache_s, space.token_lookups_per_minute, clock=clock.now)
+    site = Starlette(routes=script_routes(services_here, Guard(space, MAX_FILE_BYTES), whoami))
+    with TestClient(site) as client:
+        yield Clocked(client, clock, space.token_cache_s)
 
 
 def stored(app: RunningApp, submission_id: str):
@@ -104,17 +151,20 @@ def test_a_token_submits_as_its_owner_and_a_user_field_is_ignored(app, hub, file
     assert "hf_alice" not in answer.text  # the token is never echoed
 
 
-def test_the_whoami_answer_is_cached_briefly(app, hub, files):
-    started = time.monotonic()
+def test_the_whoami_answer_is_kept_for_its_time_and_no_longer(clocked, hub, files):
+    def refused_file() -> None:  # the token passed: bob's file is checked (and refused: it is not a submission)
+        answer = clocked.post(files["bad"], USERS["bob"])
+        assert (answer.status_code, answer.json()["user"]) == (400, "bob"), answer.text
+
     for _ in range(3):
-        assert post(app, files["bad"], USERS["bob"]).status_code == 400
-    took = time.monotonic() - started
-    asked = len(whoami_calls(hub, "bob"))
-    assert asked == 1 if took < TOKEN_CACHE_S else asked <= 1 + took // TOKEN_CACHE_S  # a loaded machine: slower calls
-    time.sleep(TOKEN_CACHE_S + 0.2)
-    before = len(whoami_calls(hub, "bob"))
-    assert post(app, files["bad"], USERS["bob"]).status_code == 400
-    assert len(whoami_calls(hub, "bob")) == before + 1  # expired: asked again
+        refused_file()
+    assert len(whoami_calls(hub, "bob")) == 1
+    clocked.clock.sleep(clocked.ttl_s - 1)  # its last second
+    refused_file()
+    assert len(whoami_calls(hub, "bob")) == 1
+    clocked.clock.sleep(1)  # TOKEN_CACHE_S after the answer: expired
+    refused_file()
+    assert len(whoami_calls(hub, "bob")) == 2  # asked again
 
 
 def test_the_same_validation_messages_as_the_browser(app, files):
@@ -151,11 +201,15 @@ def test_no_token_or_an_invalid_one_is_refused_without_storing(app, hub, files):
     assert len(whoami_calls(hub)) == before + 1  # a malformed token is not even asked about
 
 
-def test_a_revoked_token_stops_working(app, hub, files):
-    assert post(app, files["validation"], USERS["dave"]).status_code == 200
+def test_a_revoked_token_stops_working_when_its_answer_expires(clocked, hub, files):
+    answer = clocked.post(files["validation"], USERS["dave"])
+    assert (answer.status_code, answer.json()["user"]) == (200, "dave"), answer.text
     hub.revoke(USERS["dave"])
-    time.sleep(TOKEN_CACHE_S + 0.2)
-    answer = post(app, files["test"], USERS["dave"], split="test")
+    clocked.clock.sleep(clocked.ttl_s - 1)
+    kept = clocked.post(files["bad"], USERS["dave"])  # the cache's price: still dave's for the rest of its time
+    assert (kept.status_code, kept.json()["user"]) == (400, "dave"), kept.text
+    clocked.clock.sleep(1)
+    answer = clocked.post(files["test"], USERS["dave"], split="test")
     assert answer.status_code == 401, answer.text
     assert "invalid or revoked" in answer.json()["error"]
 

@@ -7,12 +7,11 @@ history is then read back: one ``finished`` audit entry per job, the scorer's nu
 turned back into RUNNING, nothing acknowledged lost. The figures go to docs/RELIABILITY.md:
 
     .venv/bin/python -m pytest tests/hub/test_workers_http.py -s          # figures printed
-    WORKER_JOBS=200 .venv/bin/python -m pytest tests/hub/test_workers_http.py -s -k many
+    .venv/bin/python benchmarks/bench_workers.py                          # 200 jobs: the benchmark
 """
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -22,8 +21,6 @@ from tests.hub.conftest import BOSS_TOKEN
 from tests.hub.server import LocalHub
 from tests.hub.service_on_hub import ANSWER_KEY, seed_datasets
 from tests.hub.workers import run_workers
-
-MANY = int(os.environ.get("WORKER_JOBS", "200"))
 
 
 @pytest.fixture
@@ -53,12 +50,3 @@ def test_three_workers_with_faults_and_a_killed_worker_score_each_job_once(deplo
     figures = run_workers(deployed, keys, tmp_path, jobs=30, workers=3, fault_rate=0.03, kill_one=True)
     report("3 workers, faults, one SIGKILLed", figures, capsys)
     assert figures["doubles"] == figures["lost"] == 0 and figures["faults"] > 0
-
-
-@pytest.mark.slow
-@pytest.mark.skipif(not os.environ.get("WORKER_JOBS"), reason="a benchmark: set WORKER_JOBS=200 to run it")
-def test_many_jobs_three_workers_with_faults(deployed, keys, tmp_path, capsys):
-    figures = run_workers(deployed, keys, tmp_path, jobs=MANY, workers=3, fault_rate=0.02, kill_one=True,
-                          deadline_s=1800)  # fmt: skip
-    report(f"{MANY} jobs, 3 workers, faults, one SIGKILLed", figures, capsys)
-    assert figures["doubles"] == figures["lost"] == 0

@@ -41,9 +41,19 @@ def test_renaming_the_model_does_not_reset_the_quota(service: Leaderboard, files
 
 def test_other_users_and_validation_submissions_are_not_limited(service: Leaderboard, files, clock):
     _use_up(service, files, clock)
-    submit(service, files["test-noisy4"], user="bob")
-    for kind in ("noisy", "perfect", "straight"):
-        submit(service, files[f"validation-{kind}"], split="validation")
+    limit = service.settings.test_submissions_per_day  # 3
+    assert service.quota_left("alice") == 0
+    # Not limited: each is stored as a new entry, waiting to be scored, and says what is left of its quota.
+    bobs = submit(service, files["test-noisy4"], user="bob")
+    assert (bobs.split, bobs.duplicate, bobs.quota_left) == ("test", False, limit - 1)  # bob's own day: 2 left
+    assert service.quota_left("bob") == limit - 1
+    kinds = ("noisy", "perfect", "straight")
+    checks = [submit(service, files[f"validation-{kind}"], split="validation") for kind in kinds]
+    assert [(r.split, r.duplicate, r.quota_left) for r in checks] == [("validation", False, None)] * 3
+    assert service.quota_left("alice") == 0  # validation submissions are not counted against the test quota
+    for receipt, user in ((bobs, "bob"), *((r, "alice") for r in checks)):
+        view = service.status(receipt.submission_id)
+        assert (view.user, view.split, view.status) == (user, receipt.split, "PENDING"), receipt
 
 
 def test_a_user_may_have_only_a_few_submissions_waiting_at_once(service: Leaderboard, files, clock):

@@ -5,7 +5,7 @@
     python app.py        # serves on GRADIO_SERVER_PORT (default 7860), GRADIO_SERVER_NAME (default 127.0.0.1)
 
 Settings come from the environment once, here (``leaderboard.Settings``, ``space.settings.SpaceSettings``).
-Scoring runs in a child process the app starts, supervises and stops (``leaderboard.worker_process``);
+Scoring runs in a child process the app starts, supervises and stops (``leaderboard.runtime.worker_process``);
 APScheduler asks it for a round every ``SCORE_INTERVAL_S``, and a submission wakes it at once.
 """
 
@@ -19,9 +19,7 @@ import signal
 import gradio as gr
 
 from leaderboard import Settings
-from leaderboard.pages_first import PAGES_BUSY_ENV
-from leaderboard.scheduler import start_hub_jobs, start_worker
-from leaderboard.worker_process import WorkerProcess
+from leaderboard.runtime import PAGES_BUSY_ENV, WorkerProcess, start_hub_jobs, start_worker
 from space import gradio_internals, long_lived, tabs
 from space.pages import about
 from space.server import build_app, serve
@@ -77,7 +75,7 @@ def main(environ: dict[str, str] | None = None) -> None:
     site = build_app(settings, space, services, build_workspace(services), build_desk(services))
     services.board.keep_fresh()  # the public rows read and drawn ahead in a thread, not by readers' requests
     services.warmup.start(then=services.start_children)  # then the checking and drawing processes
-    if services.pages_busy is not None:  # scoring steps aside while the pages answer (leaderboard/pages_first.py)
+    if services.pages_busy is not None:  # scoring steps aside while the pages answer (runtime/pages_first.py)
         environ[PAGES_BUSY_ENV] = str(services.pages_busy.path)
     health = services.health
     worker = WorkerProcess(environ, on_scored=services.scored, pulse=health.pulse if health else None)
@@ -98,6 +96,7 @@ def main(environ: dict[str, str] | None = None) -> None:
     finally:
         scheduler.shutdown(wait=False)
         worker.stop()  # a job cut short is taken up again on the next start (its holder's pid is gone)
+        services.board.close()
         services.close()  # a check or drawing cut short: its page's request is gone with the server
         shutil.rmtree(services.scratch, ignore_errors=True)
         log.info("stopped")

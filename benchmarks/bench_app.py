@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from leaderboard import Leaderboard, Settings, records  # noqa: E402
-from leaderboard.metadata import Metadata  # noqa: E402
+from leaderboard.records.metadata import Metadata  # noqa: E402
 from scoring import load_answer_key  # noqa: E402
 from scoring.examples import write_example  # noqa: E402
 from scoring.penalty_table import EMBODIMENTS  # noqa: E402

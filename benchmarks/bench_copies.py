@@ -47,14 +47,14 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.copy_kinds import COPIES, HONEST, honest, noisy  # noqa: E402
-from leaderboard.answer_keys import ensure_demo_datasets  # noqa: E402
-from leaderboard.copies import BUDGET_S, THRESHOLD, CopyFinder  # noqa: E402
-from leaderboard.copies_curves import NEAR_PX  # noqa: E402
-from leaderboard.copies_traces import compare, parse_traces, row_positions  # noqa: E402
-from leaderboard.metadata import Metadata  # noqa: E402
-from leaderboard.records import FINISHED, Job, Request, Review, Split, iso, upload_path  # noqa: E402
-from leaderboard.registry import Entry, Registry  # noqa: E402
+from leaderboard.records.entries import FINISHED, Job, Request, Review, Split, iso, upload_path  # noqa: E402
+from leaderboard.records.metadata import Metadata  # noqa: E402
+from leaderboard.statistics.copies import BUDGET_S, THRESHOLD, CopyFinder  # noqa: E402
+from leaderboard.statistics.copies_curves import NEAR_PX  # noqa: E402
+from leaderboard.statistics.copies_traces import compare, parse_traces, row_positions  # noqa: E402
 from leaderboard.storage import LocalStorage  # noqa: E402
+from leaderboard.storage.answer_keys import ensure_demo_datasets  # noqa: E402
+from leaderboard.storage.registry import Entry, Registry  # noqa: E402
 from scoring import load_answer_key  # noqa: E402
 from scoring.answer_key import Sample  # noqa: E402
 from scoring.examples import example_rows  # noqa: E402

@@ -41,7 +41,7 @@ sys.path.insert(0, str(ROOT))
 import pytest  # noqa: E402  (its MonkeyPatch points the Hub client at the local Hub, as the tests do)
 
 from leaderboard import LeaderboardError  # noqa: E402
-from leaderboard.records import FINISHED, epoch  # noqa: E402
+from leaderboard.records.entries import FINISHED, epoch  # noqa: E402
 from leaderboard.storage import CommitLimitReached  # noqa: E402
 from leaderboard.storage.commit_log import HOUR_S, HUB_COMMITS_PER_HOUR, CommitQuota  # noqa: E402
 from scoring import load_answer_key  # noqa: E402

@@ -27,11 +27,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from leaderboard.answer_keys import ensure_demo_datasets  # noqa: E402
 from leaderboard.config import DEMO_BASELINE_RAW, DEMO_SAMPLES, DEMO_SIZE, Settings  # noqa: E402
-from leaderboard.fairness import cost_of  # noqa: E402
-from leaderboard.records import FAILED, FINISHED, epoch  # noqa: E402
+from leaderboard.jobs.fairness import cost_of  # noqa: E402
+from leaderboard.records.entries import FAILED, FINISHED, epoch  # noqa: E402
 from leaderboard.service import Leaderboard  # noqa: E402
+from leaderboard.storage.answer_keys import ensure_demo_datasets  # noqa: E402
 from scoring.examples import write_example  # noqa: E402
 from tests.hardening.input.input_giants import worst_case_traces  # noqa: E402
 

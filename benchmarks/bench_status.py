@@ -39,7 +39,7 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.bench_app import App  # noqa: E402
 from leaderboard import Leaderboard, Settings  # noqa: E402
-from leaderboard.records import epoch  # noqa: E402
+from leaderboard.records.entries import epoch  # noqa: E402
 from scoring.examples import NOTEBOOK_COLUMNS, example_rows  # noqa: E402
 from tests.conftest import BROWSER as CHROMIUM  # noqa: E402
 from tests.conftest import BROWSER_ARGS as CHROMIUM_ARGS  # noqa: E402

@@ -31,8 +31,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from leaderboard.uncertainty import scene_totals  # noqa: E402
-from leaderboard.uncertainty_table import with_uncertainty  # noqa: E402
+from leaderboard.statistics.uncertainty import scene_totals  # noqa: E402
+from leaderboard.statistics.uncertainty_table import with_uncertainty  # noqa: E402
 from scoring.evaluate import ROW_COLUMNS  # noqa: E402
 from scoring.penalty_table import EMBODIMENTS  # noqa: E402
 

@@ -51,9 +51,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from leaderboard.config import Settings  # noqa: E402
-from leaderboard.release import ReleasePolicy  # noqa: E402
+from leaderboard.records.policies import ReleasePolicy  # noqa: E402
 from leaderboard.service import Leaderboard  # noqa: E402
-from leaderboard.uncertainty import interval, resample, scene_totals  # noqa: E402
+from leaderboard.statistics.uncertainty import interval, resample, scene_totals  # noqa: E402
 from scoring import AnswerKey, load_answer_key, score_submission  # noqa: E402
 from scoring.calibrate import straight_forward_mean_raw  # noqa: E402
 from scoring.examples import NOTEBOOK_COLUMNS, example_rows  # noqa: E402

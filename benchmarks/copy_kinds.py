@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from leaderboard.copies_curves import resampled
+from leaderboard.statistics.copies_curves import resampled
 
 Row = tuple[str, str, list]  # sample_id, embodiment, the trace
 Kind = Callable[[list[Row], np.random.Generator, list[Row]], list[Row]]  # (original, draws, another model's file)

@@ -14,7 +14,7 @@ import tempfile
 from collections import Counter
 from pathlib import Path
 
-from leaderboard.disclosure import disclosed_summary, withhold_small_groups
+from leaderboard.statistics.disclosure import disclosed_summary, withhold_small_groups
 from scoring import load_answer_key, score_submission
 from scoring.evaluate import Evaluation
 from scoring.examples import write_example

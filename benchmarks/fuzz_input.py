@@ -37,8 +37,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.fuzz_mutations import FileMaker, cell_maker  # noqa: E402
-from leaderboard.errors import Rejected  # noqa: E402
-from leaderboard.validation import check_file  # noqa: E402
+from leaderboard.records.errors import Rejected  # noqa: E402
+from leaderboard.records.validation import check_file  # noqa: E402
 from scoring import AnswerKey, SubmissionError, load_answer_key, parse_prediction, read_submission  # noqa: E402
 from scoring.evaluate import score_submission  # noqa: E402
 from synthetic import write_demo_dataset  # noqa: E402

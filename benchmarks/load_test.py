@@ -59,7 +59,7 @@ from benchmarks.bench_app import App, _scoring_dataset  # noqa: E402
 from benchmarks.proc_stats import cpu_s  # noqa: E402
 from benchmarks.remote_clients import as_other_machines  # noqa: E402
 from benchmarks.viewer_process import API_PATH, NEW_VISITOR, start_viewers  # noqa: E402
-from leaderboard.records import epoch  # noqa: E402
+from leaderboard.records.entries import epoch  # noqa: E402
 from scoring import load_answer_key  # noqa: E402
 from scoring.examples import write_example  # noqa: E402
 
@@ -76,7 +76,7 @@ BOARD_REQUESTS: dict[str, Callable[[str], bool]] = {
     "/static/*": lambda path: path.startswith("/static/"),
     "/api/board": lambda path: path == "/api/board",
 }
-LOG_LINE = re.compile(r"\[(?P<thread>[^\]]+)\] leaderboard\.(?P<who>worker|intake): (?P<text>.*)")
+LOG_LINE = re.compile(r"\[(?P<thread>[^\]]+)\] leaderboard\.jobs\.(?P<who>worker|intake): (?P<text>.*)")
 
 
 @dataclass

@@ -7,7 +7,7 @@ production. After the app and the viewers' process are started, ``as_other_machi
 thread of this process (and all it starts meanwhile) to Linux's ``SCHED_IDLE``: the clients still do
 all their work, over the same loopback HTTP, but only on CPU that the app and the viewers (the
 measurement) leave; they share it with the app's scoring and checking processes, idle-class too
-(``leaderboard.cpu_priority``).
+(``leaderboard.runtime.cpu_priority``).
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
-from leaderboard.release import ReleasePolicy, parse_policy
+from leaderboard.records import ReleasePolicy, parse_policy
 from scoring import NAVITRACE_BASELINE_RAW
 
 T = TypeVar("T")
@@ -86,7 +86,7 @@ class Settings:
     # (~3 minutes of worst-case scoring), or ~40 ordinary full files of ~10 points a row.
     max_job_points: int = 100_000
     daily_points: int = 500_000  # the points one user may ask for in 24 hours, both splits; at least max_job_points
-    # Whether a test figure within noise of the submitter's best is released (leaderboard/release.py);
+    # Whether a test figure within noise of the submitter's best is released (leaderboard/publishing/score_release.py);
     # maintainers override it (control/release.json). Why exact by default: docs/MAINTAINERS.md.
     release_policy: ReleasePolicy = ReleasePolicy.EXACT
     fair_queue: bool = True  # False: first in, first out (the order before; the benchmark's "before")

@@ -1,7 +1,7 @@
 """``Leaderboard``: the service's Python API, what the Gradio app and the CLI call.
 
 Every method either returns plain data (dataclasses, dicts of JSON values) or raises one of the
-domain errors of ``leaderboard.errors`` with a one-line message for the person who asked:
+domain errors of ``leaderboard.records.errors`` with a one-line message for the person who asked:
 ``Rejected``, ``QuotaExceeded``, ``NotAuthorised``, ``NotFound``, ``InvalidAction``
 (and ``StorageError`` when the store cannot be reached: nothing was acknowledged).
 
@@ -17,82 +17,54 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import BinaryIO
 
-import leaderboard.audit as audit
-from leaderboard.answer_keys import AnswerKeys
-from leaderboard.commit_budget import BudgetState
 from leaderboard.config import Settings
-from leaderboard.copies import read_copy
-from leaderboard.declarations import Declarations
-from leaderboard.edition_open import Editions, Opened
-from leaderboard.editions import Edition
-from leaderboard.errors import InvalidAction, NotAuthorised, NotFound, Rejected
-from leaderboard.fairness import QueuePosition, position
-from leaderboard.flags import Flag
-from leaderboard.intake import Intake, Quota, Receipt, check_user
-from leaderboard.metadata import Metadata
-from leaderboard.moderation import Moderation
-from leaderboard.ownership import Ownership
+from leaderboard.jobs import Intake, QueuePosition, Quota, Receipt, Worker, check_user, position
+from leaderboard.publishing import (
+    Edition,
+    Publisher,
+    ReleaseSetting,
+    is_released,
+    maintainer_note,
+    read_release,
+    submitter_note,
+)
 from leaderboard.records import (
     APPROVAL_PENDING,
     FINISHED,
-    JobStatus,
+    Declarations,
+    InvalidAction,
+    Metadata,
+    NotAuthorised,
+    NotFound,
+    Rejected,
+    ReleasePolicy,
+    Report,
     Reported,
     Review,
-    ReviewDecision,
     Split,
     upload_path,
 )
-from leaderboard.registry import Entry, Registry
-from leaderboard.release import ReleasePolicy, is_released, maintainer_note, read_release, submitter_note
-from leaderboard.release_policy import ReleaseSetting
-from leaderboard.report import Report
-from leaderboard.results import read_rows, read_summary
-from leaderboard.storage import Storage, open_store
-from leaderboard.table import Publisher
-from leaderboard.worker import Worker
+from leaderboard.review import Editions, Moderation, Opened, Ownership, SubmissionView
+from leaderboard.statistics import read_copy
+from leaderboard.storage import (
+    AnswerKeys,
+    BudgetState,
+    Entry,
+    Flag,
+    Registry,
+    Storage,
+    open_store,
+    read_audit,
+    read_rows,
+    read_summary,
+)
 from scoring import MAX_FILE_BYTES
-from scoring.summary import Summary
 
 FileInput = str | Path | bytes | BinaryIO
-
-
-@dataclass(frozen=True)
-class SubmissionView:
-    """One submission as its submitter (or a maintainer) sees it."""
-
-    submission_id: str
-    user: str
-    split: Split
-    status: JobStatus
-    created_at: str
-    metadata: dict  # public fields; plus contact_email in maintainers' views
-    publish: bool
-    decision: ReviewDecision
-    reason: str | None  # why it was rejected
-    hidden: bool
-    public: bool  # on the public leaderboard now
-    attempts: int
-    message: str | None  # why it failed, or what is going on
-    summary: Summary | None = None  # the scoring summary (aggregates) once scored
-    report: dict = field(default_factory=dict)  # the intake report
-    queue: QueuePosition | None = None  # where it waits, and roughly when it is scored (My submissions)
-    withdrawn: bool = False  # asked to be published, then withdrawn by its submitter
-    cancelled: bool = False  # cancelled by its submitter before it was scored (status FAILED)
-    # Maintainers' views only: the earlier entry of another user this one copies (leaderboard/copies.py).
-    likely_copy: dict | None = None
-    # Under the ladder policy a test figure within noise of the submitter's best is withheld (release.py):
-    # their view then has summary=None and this note; maintainers' views keep the figure and say why.
-    released: bool = True
-    release_note: str | None = None
-
-    def as_dict(self) -> dict:
-        data = asdict(self)
-        data["summary"] = self.summary.to_dict() if self.summary else None  # its stored JSON form
-        return data
 
 
 class Leaderboard:
@@ -143,7 +115,7 @@ class Leaderboard:
     ) -> Receipt:
         """Validate, dedupe, check the quota, store durably; the receipt carries the id and the report.
 
-        ``declarations`` (``leaderboard/declarations.py``) are required for a test submission with ``publish``."""
+        ``declarations`` (``records/declarations.py``) are required for a test submission with ``publish``."""
         meta = metadata if isinstance(metadata, Metadata) else Metadata.parse(metadata)
         name = filename or (Path(file).name if isinstance(file, str | Path) else getattr(file, "name", ""))
         return self.intake.submit(_read(file), str(name), split, user, meta, publish, declarations)
@@ -233,7 +205,7 @@ class Leaderboard:
         return self.publisher.sync()
 
     def release_history(self) -> list[Edition]:
-        """The board's releases, oldest first; the last is the current one (leaderboard/editions.py)."""
+        """The board's releases, oldest first; the last is the current one (leaderboard/publishing/editions.py)."""
         return self.editions.history()
 
     def frozen_table(self, name: str) -> list[dict[str, object]] | None:
@@ -296,7 +268,7 @@ class Leaderboard:
 
     def open_release(self, note: str | None, by: str | None) -> Opened:
         """Open the next release (maintainers only; audited): freeze the current board, rescore every entry
-        under the new one (leaderboard/edition_open.py). ``note``: what changed and why, for the changelog."""
+        under the new one (leaderboard/review/edition_open.py). ``note``: what changed and why, for the changelog."""
         return self.editions.open(note, by)
 
     def add_reported(self, by: str, **values: object) -> Reported:
@@ -308,7 +280,7 @@ class Leaderboard:
         self.moderation.remove_reported(by, row_id)
 
     def release_policy(self) -> ReleasePolicy:
-        """The score release policy in force: ``exact`` or ``ladder`` (leaderboard/release.py)."""
+        """The score release policy in force: ``exact`` or ``ladder`` (leaderboard/publishing/score_release.py)."""
         return self.releases.current()
 
     def set_release_policy(self, policy: str, by: str) -> ReleasePolicy:
@@ -317,7 +289,7 @@ class Leaderboard:
 
     def audit_log(self, by: str, target: str | None = None, limit: int | None = 100) -> list[dict]:
         self.moderation.require_maintainer(by)
-        return [e.as_dict() for e in audit.read_entries(self.requests, target, limit)]
+        return [e.as_dict() for e in read_audit(self.requests, target, limit)]
 
     # -- helpers ------------------------------------------------------------------------------
 
@@ -330,7 +302,7 @@ class Leaderboard:
         metadata = entry.metadata.to_dict() if maintainer else entry.metadata.public()
         release = read_release(self.requests, entry.submission_id) if summary is not None else None
         withheld, note = release is not None and not release.released, None
-        if release is not None and withheld:  # the figure stays with the maintainers (release.py)
+        if release is not None and withheld:  # the figure stays with the maintainers (score_release.py)
             note = maintainer_note(release) if maintainer else submitter_note(release)
             summary = summary if maintainer else None
         return SubmissionView(
@@ -357,7 +329,7 @@ class Leaderboard:
         )
 
     def _likely_copy(self, entry: Entry) -> dict | None:
-        """The earlier entry of another user this test submission copies (``leaderboard.copies``), if any."""
+        """The earlier entry of another user this test submission copies (``leaderboard.statistics.copies``), if any."""
         found = read_copy(self.requests, entry.submission_id) if entry.request.split == Split.TEST else None
         return dict(found) if found else None
 

@@ -30,7 +30,7 @@ from starlette.middleware.sessions import SessionMiddleware
 from starlette.routing import Route
 
 from leaderboard import Leaderboard, Rejected
-from leaderboard.intake import check_user
+from leaderboard.jobs import check_user
 from space.errors import refusal
 from space.guard import SESSION_HOURS, user_of
 from space.pages.about import LOCAL_SIGN_IN

@@ -16,12 +16,12 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
 
-from leaderboard.editions import is_name
+from leaderboard.publishing import is_name
 from space.pages import board_url
 from space.pages.board_cache import CsvFile
 from space.pages.board_csv import csv_bytes
-from space.pages.release_book import ReleaseBook
 from space.public.api import Body, answer
+from space.public.release_book import ReleaseBook
 from space.services import Services
 
 PATH = "/board.csv"

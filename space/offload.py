@@ -3,7 +3,7 @@
 Reading and validating a 64 MB file is seconds of CPU in pure Python: run in the app's own process,
 holding the GIL, a burst of checks slowed every other visitor's page many times over. Here each check
 runs in one of ``WORKERS`` spawned children below the pages on the CPU (``SCHED_IDLE`` like the scoring
-process: ``leaderboard.cpu_priority``). The Submit tab's
+process: ``leaderboard.runtime.cpu_priority``). The Submit tab's
 check reads the uploaded file from its path (the 64 MB never cross a pipe, only the report comes
 back); a submission's own check (``checked``) sends the bytes the service already read, capped at
 the file limit before they are sent. A child whose resident memory passed ``RECYCLE_MB`` after a task is
@@ -34,10 +34,8 @@ from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 from leaderboard import Settings
-from leaderboard.cpu_priority import yield_to_pages
-from leaderboard.errors import LeaderboardError, Rejected
-from leaderboard.pages_first import Gauge
-from leaderboard.report import Report
+from leaderboard.records import LeaderboardError, Rejected, Report
+from leaderboard.runtime import Gauge, yield_to_pages
 
 log = logging.getLogger(__name__)
 
@@ -165,7 +163,7 @@ def _start(settings: Settings, parent: int) -> None:
     global _keys
     yield_to_pages()  # pages first: a check may wait, a visitor should not
     threading.Thread(target=_end_with, args=(parent,), name="parent-watch", daemon=True).start()
-    from leaderboard.answer_keys import AnswerKeys
+    from leaderboard.storage import AnswerKeys
 
     _keys = AnswerKeys(settings)
 
@@ -202,7 +200,7 @@ def _check(path: str, split: str) -> tuple:
 
 def _check_bytes(data: bytes, split: str) -> tuple:
     """``("ok", report, cost)`` or ``("rejected", message, report | None)``."""
-    from leaderboard.intake import checked_upload
+    from leaderboard.jobs import checked_upload
 
     assert _keys is not None, "the checking process was not initialised"
     try:

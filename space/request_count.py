@@ -1,4 +1,4 @@
-"""The app's count of what it is answering, for its background processes to step aside (``leaderboard.pages_first``).
+"""The app's count of what it is answering, for its background processes to step aside (``runtime/pages_first.py``).
 
 An HTTP request counts (``CountRequests``, just inside the door) until the last byte of its answer, or until
 its answer turns out to be an event stream (``text/event-stream``: a visit's heartbeat, Gradio's queue stream,
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from leaderboard.pages_first import Gauge
+from leaderboard.runtime import Gauge
 
 STREAM = b"text/event-stream"
 

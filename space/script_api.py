@@ -3,7 +3,7 @@
     curl -H "Authorization: Bearer $HF_TOKEN" -F file=@pred.tsv -F split=test -F model="My VLM" \\
          https://<space>.hf.space/script-api/submit
 
-or ``python -m leaderboard submit-remote`` (``leaderboard/remote.py``), which sends exactly that.
+or ``python -m leaderboard submit-remote`` (``leaderboard/cli/remote.py``), which sends exactly that.
 
 Why a plain route and not a Gradio endpoint for ``gradio_client``: a Gradio call is several
 requests (the config, an upload to ``/gradio_api/upload``, joining the queue, an event stream),
@@ -32,9 +32,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from leaderboard import Rejected
-from leaderboard.declarations import Declarations
-from leaderboard.errors import QuotaExceeded
-from leaderboard.records import Split
+from leaderboard.records import Declarations, QuotaExceeded, Split
 from space.errors import describe
 from space.guard import SCRIPT_SUBMIT, Guard
 from space.services import Services

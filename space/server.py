@@ -32,7 +32,7 @@ from starlette.middleware.gzip import GZipMiddleware
 from starlette.routing import Mount
 
 from leaderboard import Settings
-from leaderboard.pages_first import Gauge
+from leaderboard.runtime import Gauge
 from scoring import MAX_FILE_BYTES
 from space.auth import local_session, sign_in_routes, viewer_of
 from space.board_download import routes as board_routes

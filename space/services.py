@@ -12,11 +12,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from leaderboard import Leaderboard, Settings
-from leaderboard.health_monitor import HealthMonitor
-from leaderboard.pages_first import Gauge
-from leaderboard.queue import process_exists
-from leaderboard.report import Report
-from leaderboard.scheduler import Wakeup
+from leaderboard.jobs import process_exists
+from leaderboard.records import Report
+from leaderboard.runtime import Gauge, HealthMonitor, Wakeup
 from space.auth import Auth
 from space.offload import Offload, end_children
 from space.pages.board_cache import BoardCache

@@ -55,12 +55,12 @@ ELSEWHERE: tuple[tuple[str, str, str, str, str], ...] = (
     ),
     (
         "PAGES_BUSY_FILE",
-        "the scoring process (`leaderboard/worker_process.py`)",
+        "the scoring process (`leaderboard/runtime/worker_process.py`)",
         "*(empty)*",
         "path",
         "Set by `app.py` for its scoring child; people do not set it. It names the shared file that counts "
         "the requests the pages are answering. The child waits between rows while that count is not zero "
-        "(`leaderboard/pages_first.py`).",
+        "(`leaderboard/runtime/pages_first.py`).",
     ),
 )
 IGNORED = {"PYTHONPATH": "Python's own: the CLIs put the repository on it for the processes they start"}

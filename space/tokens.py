@@ -25,7 +25,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from leaderboard import Rejected
-from leaderboard.intake import check_user
+from leaderboard.jobs import check_user
 from space.limits import Clock, RateLimit
 
 log = logging.getLogger(__name__)

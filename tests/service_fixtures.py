@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from leaderboard.config import Settings
-from leaderboard.disclosure import disclosed_summary
 from leaderboard.service import Leaderboard
+from leaderboard.statistics.disclosure import disclosed_summary
 
 
 class Clock:
@@ -96,5 +96,5 @@ def submit(service: Leaderboard, path: Path, user: str = "alice", split: str = "
 
 def kept_summary(evaluation, split: str = "test", settings: Settings | None = None):
     """The summary the service keeps of ``evaluation``: the scorer's numbers, with a test result's
-    figures over fewer than ``min_rows_per_figure`` valid rows withheld (leaderboard/disclosure.py)."""
+    figures over fewer than ``min_rows_per_figure`` valid rows withheld (leaderboard/statistics/disclosure.py)."""
     return disclosed_summary(evaluation, split, (settings or Settings()).min_rows_per_figure)

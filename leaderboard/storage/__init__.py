@@ -1,31 +1,55 @@
-"""Storage backends behind one interface (``base.Storage``), and the factory the service uses."""
+"""The stores (a local folder, a Hub dataset repo) behind one interface, and what is kept in them: the registry
+of submissions, the audit log, results, flags, locks, the answer keys and the Hub's commit quota."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from leaderboard.storage.base import CommitLimitReached, Conflict, Storage, StorageError
+from leaderboard.storage.answer_keys import AnswerKeys, AnswerKeyUnavailable
+from leaderboard.storage.audit import audit_entry, read_audit
+from leaderboard.storage.base import (
+    CommitLimitReached,
+    Conflict,
+    HubCallsState,
+    HubFailure,
+    Storage,
+    StorageError,
+    clock_time,
+)
+from leaderboard.storage.commit_quota import BudgetState, CommitBudget, Level
+from leaderboard.storage.commit_shares import check_share
+from leaderboard.storage.flags import KINDS, MAX_REASON, Flag, read_flags
 from leaderboard.storage.local import LocalStorage
+from leaderboard.storage.locks import process_lock
+from leaderboard.storage.registry import Entry, Registry
+from leaderboard.storage.results import read_rows, read_summary, result_files, rows_download_tsv
+from leaderboard.storage.stores import open_store
 
-HEAD_TTL_S = 2.0
-
-__all__ = ["CommitLimitReached", "Conflict", "LocalStorage", "Storage", "StorageError", "open_store"]
-
-
-def open_store(repo_id: str | None, local_folder: str | Path, token: str | None, *, private: bool = True) -> Storage:
-    """A Hub dataset repo when ``repo_id`` is given, else the folder ``local_folder``.
-
-    ``private`` is used when the Hub repo has to be created (the requests repo is private, the
-    results repo public). In Hub mode ``local_folder`` is the download cache. The Hub client is
-    imported only here, and only in Hub mode.
-    """
-    if repo_id:
-        from leaderboard.storage.hub import HubStorage
-
-        # The service reads a few dozen files in a burst; one head lookup per burst is plenty.
-        # The commit count sits beside the download cache, shared by every process of this machine.
-        commit_log = Path(local_folder).with_name(Path(local_folder).name + "-commits.json")
-        return HubStorage(
-            repo_id, token=token, private=private, cache_dir=local_folder, head_ttl_s=HEAD_TTL_S, commit_log=commit_log
-        )
-    return LocalStorage(local_folder)
+__all__ = [
+    "clock_time",
+    "HubFailure",
+    "HubCallsState",
+    "audit_entry",
+    "read_audit",
+    "AnswerKeyUnavailable",
+    "AnswerKeys",
+    "BudgetState",
+    "CommitBudget",
+    "CommitLimitReached",
+    "Conflict",
+    "Entry",
+    "Flag",
+    "KINDS",
+    "Level",
+    "LocalStorage",
+    "MAX_REASON",
+    "Registry",
+    "Storage",
+    "StorageError",
+    "check_share",
+    "open_store",
+    "process_lock",
+    "read_flags",
+    "read_rows",
+    "read_summary",
+    "result_files",
+    "rows_download_tsv",
+]

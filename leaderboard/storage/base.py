@@ -7,7 +7,7 @@ Hub dataset repository. Two stores are used:
   ``private/{id}/rows.tsv``, ``private/{id}/summary.json``, ``reviews/{id}.json``,
   ``reported/{rid}.json``, ``control/rescore.json``, ``control/releases.json``,
   ``audit/{yyyy-mm}/{stamp}-{n}.json``
-  (who writes which: ``leaderboard/records.py``; docs/SERVICE.md)
+  (who writes which: ``leaderboard/records/entries.py``; docs/SERVICE.md)
 - the *results* store (public): ``data/leaderboard.jsonl`` and ``README.md``, loadable with
   ``datasets.load_dataset`` and readable without the service; ``releases/`` (the list of the board's
   releases, each closed release's frozen board) and a tag per closed release (``Storage.tag``).
@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
-from leaderboard.errors import LeaderboardError
+from leaderboard.records import LeaderboardError
 
 if TYPE_CHECKING:
     from leaderboard.storage.commit_log import QuotaState

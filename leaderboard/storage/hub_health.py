@@ -1,7 +1,7 @@
 """What a Hub store knows of the Hub from its own calls: the last one that worked, the last one that failed.
 
 ``HubStorage`` notes the final outcome of every call it makes (after its retries): a read, a listing, a
-tag, a commit. Nothing here calls the Hub; the health route (``leaderboard.health``) reads these notes, so
+tag, a commit. Nothing here calls the Hub; the health route (``leaderboard.runtime.health``) reads these notes, so
 asking whether the Hub is reachable costs nothing. A refusal the Hub meant (a lost race, the hourly commit
 limit) is an answer, not an outage: a race counts as a call that worked and the limit is the commit
 budget's to report. The failures' messages name the repository and quote the Hub: they are for the

@@ -5,7 +5,7 @@ Plain strings and small functions that fill in numbers; no gradio, no I/O at imp
 
 from __future__ import annotations
 
-from leaderboard.intake import Quota, when_words
+from leaderboard.jobs import Quota, when_words
 from scoring.prediction import MAX_ABS_COORDINATE, MAX_POINTS, MIN_POINTS
 from scoring.row import NAVITRACE_BASELINE_RAW, NEAR_DISTANCE
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from leaderboard.release_names import model_key as name_key
+from leaderboard.records import model_key as name_key
 from scoring.penalty_table import EMBODIMENTS
 from space.pages.board_columns import (
     GROUP_CATEGORY,
@@ -95,7 +95,7 @@ class BoardView:
     descending: bool | None = None  # None: the column's natural order (numbers high first, names A to Z)
     best_only: bool = True  # one row per model: its best entry
     filters: Filters = field(default_factory=Filters)
-    hide_flagged: bool = True  # flagged entries (leaderboard/flags.py) off the board until one click shows them
+    hide_flagged: bool = True  # flagged entries (leaderboard/storage/flags.py) off the board until one click shows them
     show_hub: bool = False  # rows reported on the Hub, not scored here: off until one click shows them
 
     @property

@@ -64,6 +64,7 @@ class BoardCache:
         self.reads = 0  # store reads so far (what the cache saves is visible in tests)
         self._listeners: list[Callable[[Snapshot], None]] = []
         self._wake = threading.Event()
+        self._stop = threading.Event()
         self._reader: threading.Thread | None = None
 
     def on_change(self, listener: Callable[[Snapshot], None]) -> None:
@@ -76,6 +77,13 @@ class BoardCache:
             self._reader = threading.Thread(target=self._read_forever, name="board-rows", daemon=True)
             self._reader.start()
 
+    def close(self) -> None:
+        """Stop the reading thread (the app's stop; a test's end)."""
+        self._stop.set()
+        self._wake.set()
+        if self._reader is not None:
+            self._reader.join(5)
+
     def refresh(self) -> None:
         """Read the rows now, in this thread (the worker reported an outcome, a maintainer acted)."""
         with self._reading:
@@ -85,7 +93,7 @@ class BoardCache:
                 log.warning("could not read the public table", exc_info=True)
 
     def _read_forever(self) -> None:
-        while True:
+        while not self._stop.is_set():
             self.refresh()
             self._wake.wait(self.max_age_s)
             self._wake.clear()

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
 
-from leaderboard.uncertainty import format_rank_range as rank_range  # one wording: the entry page's too
+from leaderboard.statistics import format_rank_range as rank_range  # one wording: the entry page's too
 from scoring.penalty_table import EMBODIMENTS
 from space.pages.html import badge, esc, link, number, parameters, percent
 

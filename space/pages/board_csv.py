@@ -40,8 +40,8 @@ CSV_BASE = (
     "n_missing",
 )
 CSV_TAIL = ("submitted_at", "scorer_version", "dataset_revision", "submission_id", "description")
-# The 95% intervals and rank ranges (leaderboard/uncertainty.py, space/pages/board_ranks.py), last so older readers'
-# columns keep their places; empty where a row has none (reported rows, the baseline, withheld figures).
+# The 95% intervals and rank ranges (leaderboard/statistics/uncertainty.py, space/pages/board_ranks.py), last so
+# older readers' columns keep their places; empty where a row has none (reported rows, the baseline, withheld figures).
 CSV_UNCERTAINTY = ("score_ci_low", "score_ci_high", "rank_best", "rank_worst")
 # After those: the tries, the flag, the declarations, the Hub pull request.
 CSV_TRUST = (
@@ -59,7 +59,7 @@ CSV_TRUST = (
 )
 # After those: the upper-bound rank by its name, and how many other ranked entries share it (tied).
 CSV_SIGNIFICANCE = ("rank_ub", "rank_ub_tied_with")
-# Last: the release the row's figures belong to (leaderboard/editions.py; v1 for a table made before).
+# Last: the release the row's figures belong to (leaderboard/publishing/editions.py; v1 for a table made before).
 CSV_RELEASE = ("release",)
 
 

@@ -8,7 +8,7 @@ with score ``s``:
 - ``rank_bounds`` = ``[best, worst]``: ``best`` = 1 + the ranked rows significantly better (the upper-bound
   rank, LMArena's "Rank (UB)": rows sharing it are statistically tied), ``worst`` = the size of the set
   minus the ranked rows significantly worse. "Significantly better" is the table's ``significantly_better``
-  (``leaderboard/uncertainty.py``: one-sided 95% on the paired scene resamples of the intervals), counted
+  (``leaderboard/statistics/uncertainty.py``: one-sided 95% on the paired scene resamples of the intervals), counted
   here only when the other row's score is also higher, so ``best <= rank <= worst`` always holds;
 - ``rank_ub`` = ``best``, named on its own for the CSV and the JSON, and ``rank_ub_tied_with`` = how many other
   ranked rows share it: rows sharing an upper-bound rank read as tied on every page.

@@ -16,7 +16,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from leaderboard.editions import is_name
+from leaderboard.publishing import is_name
 from space.pages.board import LEGACY_SORTS, MAX_ORGANISATION, MAX_QUERY, BoardView, Filters
 from space.pages.board_columns import GROUP_CATEGORY, GROUP_DETAILS, GROUP_EMBODIMENT, METADATA_LABELS, sort_key
 

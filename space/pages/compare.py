@@ -8,8 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from leaderboard.uncertainty import format_difference
-from leaderboard.uncertainty_compare import GroupFigure
+from leaderboard.statistics import GroupFigure, format_difference
 from scoring.penalty_table import EMBODIMENTS
 from space.pages.entry import MAX_ID, bars, label
 from space.pages.html import esc, number, table

@@ -2,7 +2,7 @@
 
 Two places, both above the Approve button: under the pending list, one line per pending entry that
 copies an earlier one; and, for the submission picked to act on, the same line in a warning box
-right above the buttons. Only maintainers' views carry ``likely_copy`` (``leaderboard.copies``);
+right above the buttons. Only maintainers' views carry ``likely_copy`` (``leaderboard.statistics.copies``);
 nothing here reaches the public board, its CSV or a submitter's page.
 """
 
@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from typing import cast
 from urllib.parse import quote
 
-from leaderboard.copies import LikelyCopy, copy_line
 from leaderboard.service import SubmissionView
+from leaderboard.statistics import LikelyCopy, copy_line
 from space.pages.html import esc
 
 MARK_ID = "maint-copy"  # the picked submission's mark, above the Approve button

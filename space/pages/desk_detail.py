@@ -10,11 +10,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from leaderboard.declarations import Declarations
-from leaderboard.flags import Flag
-from leaderboard.moderation import decision_text
-from leaderboard.records import ReviewDecision
+from leaderboard.records import Declarations, ReviewDecision
+from leaderboard.review import decision_text
 from leaderboard.service import SubmissionView
+from leaderboard.storage import Flag
 from space.pages import views
 from space.pages.entry import TRAINED
 from space.pages.html import esc, link, number, percent, safe_url, table

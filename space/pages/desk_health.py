@@ -1,6 +1,6 @@
 """The desk's service status: the board's line, the health route's figures, and the last errors (maintainers only).
 
-The figures are the ones ``GET /api/health`` answers (``leaderboard.health.Health``); the errors
+The figures are the ones ``GET /api/health`` answers (``leaderboard.runtime.health.Health``); the errors
 (``health_monitor.ErrorNote``: failed jobs, failed scoring rounds, failed Hub calls) carry their messages,
 which may name paths, repositories and users: this section is drawn only for a maintainer
 (``space/tabs/desk_health.py`` checks).
@@ -11,8 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from leaderboard.health import Health, Status, stamp
-from leaderboard.health_monitor import ErrorNote
+from leaderboard.runtime import ErrorNote, Health, Status, stamp
 from space.pages.html import esc, table
 from space.public import status_line
 

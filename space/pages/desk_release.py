@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from leaderboard.release import ReleasePolicy
+from leaderboard.records import ReleasePolicy
 from leaderboard.service import SubmissionView
 from space.pages.html import esc, number, table
 

@@ -1,7 +1,7 @@
 """The entry page (``/?entry=<submission_id>``): everything public about one row of the board.
 
-Pure functions over a public table row (``leaderboard.table.COLUMNS``) and its group intervals
-(``leaderboard.uncertainty_compare``); no gradio. Only rows of the public table can be shown, so a
+Pure functions over a public table row (``leaderboard.publishing.table.COLUMNS``) and its group intervals
+(``leaderboard.statistics.uncertainty_compare``); no gradio. Only rows of the public table can be shown, so a
 private or unknown id reads as "no public entry" whichever it is.
 Charts are HTML bars with whiskers for the 95% interval: they wrap on a phone and need no plotting
 library.
@@ -11,9 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
-from leaderboard.disclosure_counts import tries_text
-from leaderboard.uncertainty import format_difference, format_interval, format_rank_range
-from leaderboard.uncertainty_compare import GroupFigure
+from leaderboard.statistics import GroupFigure, format_difference, format_interval, format_rank_range, tries_text
 from scoring.penalty_table import EMBODIMENTS
 from space.pages.board import METADATA_LABELS, ranked, splits
 from space.pages.html import TRUST_CSS, badge, esc, link, number, parameters, percent, safe_url, table
@@ -158,7 +156,7 @@ def flag_box(flag: object) -> str:
 
 
 def declarations_block(row: Row) -> str:
-    """What the submitter declared about how a public test entry was obtained (``leaderboard/declarations.py``)."""
+    """What the submitter declared about how a public test entry was obtained (``records/declarations.py``)."""
     if row.get("kind") != "submission" or row.get("split") != "test":
         return ""
     declared = row.get("declarations")

@@ -17,8 +17,7 @@ from numpy.typing import NDArray
 from PIL import Image, ImageDraw
 from scipy.ndimage import binary_dilation, binary_erosion
 
-from leaderboard.errors import InvalidAction, NotAuthorised, NotFound
-from leaderboard.records import Split
+from leaderboard.records import InvalidAction, NotAuthorised, NotFound, Split
 from leaderboard.service import Leaderboard
 from scoring import (
     AnswerKey,

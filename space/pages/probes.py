@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from leaderboard.probing import FEW_ROWS, ProbePair
+from leaderboard.review import FEW_ROWS, ProbePair
 from space.pages.html import esc, table
 
 HELP = (

@@ -10,9 +10,8 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 
-from leaderboard.moderation import decision_text
-from leaderboard.records import JobStatus, ReviewDecision, Split
-from leaderboard.report import Report
+from leaderboard.records import JobStatus, Report, ReviewDecision, Split
+from leaderboard.review import decision_text
 from leaderboard.service import SubmissionView
 from scoring import RowScore
 from scoring.penalty_table import EMBODIMENTS

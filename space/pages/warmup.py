@@ -14,8 +14,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from leaderboard.answer_keys import AnswerKeys
-from leaderboard.errors import InvalidAction
+from leaderboard.records import InvalidAction
+from leaderboard.storage import AnswerKeys
 from scoring.examples import write_example
 from space.long_lived import freeze_long_lived
 

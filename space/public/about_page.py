@@ -13,9 +13,9 @@ from pathlib import Path
 from markdown_it import MarkdownIt
 
 from space.pages import about
-from space.pages.citation import ORIGIN
 from space.pages.html import esc
 from space.pages.warmup import EXAMPLES
+from space.public.citation import ORIGIN
 
 EXAMPLES_PATH = "/examples"
 FORMULA_MARK = "@@formula@@"

@@ -32,17 +32,17 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from leaderboard.editions import is_name
-from leaderboard.errors import InvalidAction
+from leaderboard.publishing import is_name
+from leaderboard.records import InvalidAction
 from space.pages import board_csv
 from space.pages.board_cache import Snapshot
 from space.pages.board_url import SPLITS
 from space.pages.entry import MAX_ID
-from space.pages.release_book import FROZEN, ReleaseBook
-from space.pages.release_moves import current_release
 from space.public.board_page import last_updated
 from space.public.drawn import Drawn
 from space.public.entry_page import intervals_of
+from space.public.release_book import FROZEN, ReleaseBook
+from space.public.release_moves import current_release
 from space.services import Services
 
 Row = Mapping[str, object]
@@ -95,7 +95,9 @@ class Api:
         if release is None:
             snapshot = self.services.board.in_hand()  # as the board page: no thread hop for a body in hand
             kept = self.kept.kept(snapshot.version, ("board", split)) if snapshot is not None else None
-            return answer(request, kept or await run_in_threadpool(self.board_body, split))
+            if kept is None:
+                kept = await run_in_threadpool(self.board_body, split)
+            return answer(request, kept)
         if not is_name(release):
             return error(400, f"release {release[:40]!r}: expected v and a number, such as v1")
         body = await run_in_threadpool(self.release_body, split, release)

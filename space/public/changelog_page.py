@@ -14,9 +14,9 @@ from collections.abc import Mapping, Sequence
 from datetime import date
 from urllib.parse import quote
 
-from leaderboard.editions import Edition, days_since
+from leaderboard.publishing import Edition, days_since
 from space.pages.html import esc, number
-from space.pages.release_moves import Move, release_name
+from space.public.release_moves import Move, release_name
 
 Row = Mapping[str, object]
 TRANSITION_DAYS = 14  # the board points at the changes this long after a release opens (and while it rescores)

@@ -11,10 +11,11 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from urllib.parse import quote
 
-from leaderboard.editions import Edition
-from leaderboard.uncertainty_compare import EntryIntervals, GroupFigure
-from space.pages import citation, compare, entry
+from leaderboard.publishing import Edition
+from leaderboard.statistics import EntryIntervals, GroupFigure
+from space.pages import compare, entry
 from space.pages.html import esc, number
+from space.public import citation
 from space.services import Services
 
 Row = Mapping[str, object]

@@ -1,10 +1,11 @@
 """``GET /api/health`` (and ``HEAD``): the service's health as JSON, for uptime checks and for people.
 
 200 when ``status`` is ``ok`` or ``degraded``, 503 when it is ``down`` (scoring stopped or silent, the Hub
-unreachable), so a plain uptime check alerts on the code alone. The body is ``leaderboard.health.Health.public``:
-counts, times and fixed words, nothing private. It is assessed from memory per request (the facts are read
-every ``REFRESH_S`` by the scheduler, ``leaderboard/health_monitor.py``): no store read, no Hub call, no body
-parsed. Callers are limited as the other anonymous calls are, ``ANONYMOUS_CALLS_PER_MINUTE`` per address.
+unreachable), so a plain uptime check alerts on the code alone. The body is
+``leaderboard.runtime.health.Health.public``: counts, times and fixed words, nothing private. It is assessed from
+memory per request (the facts are read every ``REFRESH_S`` by the scheduler,
+``leaderboard/runtime/health_monitor.py``): no store read, no Hub call, no body parsed. Callers are limited as the
+other anonymous calls are, ``ANONYMOUS_CALLS_PER_MINUTE`` per address.
 """
 
 from __future__ import annotations
@@ -16,8 +17,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
-from leaderboard.health import Status
-from leaderboard.health_monitor import HealthMonitor
+from leaderboard.runtime import HealthMonitor, Status
 from space.limits import RateLimit
 from space.services import Services
 

@@ -15,10 +15,10 @@ from datetime import UTC, datetime
 from space.pages.board_cache import Snapshot
 from space.pages.board_url import Controls
 from space.pages.html import esc
-from space.pages.release_book import FROZEN, ReleaseBook
-from space.pages.release_moves import Move, moves
 from space.public import board_page, changelog_page
 from space.public.drawn import Drawn
+from space.public.release_book import FROZEN, ReleaseBook
+from space.public.release_moves import Move, moves
 
 FROZEN_BODIES = 256  # frozen board views kept (they never change; a few releases times a few views each)
 

@@ -19,18 +19,18 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from leaderboard.errors import InvalidAction
-from leaderboard.uncertainty_compare import GroupFigure
+from leaderboard.records import InvalidAction
+from leaderboard.statistics import GroupFigure
 from space.limits import RateLimit
 from space.pages import entry
 from space.pages.about import TITLE
 from space.pages.board_cache import Snapshot
 from space.pages.board_url import Controls
-from space.pages.release_book import ReleaseBook
 from space.pages.warmup import EXAMPLES
 from space.public import about_page, board_page, entry_page, status_line
 from space.public.board_address import address, controls_of, is_noisy
 from space.public.drawn import Drawn, TooManyFresh
+from space.public.release_book import ReleaseBook
 from space.public.release_views import ReleaseViews, missing_body
 from space.public.shell import Meta, Viewer, head, header_html, page, static_file
 from space.services import Services
@@ -109,8 +109,10 @@ class Pages:
             return RedirectResponse(address(controls), status_code=303)
         # The usual view of rows in hand is answered on the event loop: a hop to a worker thread and back is most
         # of such a request's time, and what grows when the machine is busy (files being scored).
-        snapshot = self.services.board.in_hand() or await run_in_threadpool(self.services.board.snapshot)
-        body = None if controls.release else self.drawn.kept(snapshot.version, ("board", controls))
+        snapshot = self.services.board.in_hand()
+        if snapshot is None:
+            snapshot = await run_in_threadpool(self.services.board.snapshot)
+        body: str | None = None if controls.release else self.drawn.kept(snapshot.version, ("board", controls))
         rows = snapshot  # the rows shown: a closed release's own
         if body is None:
             shown = await run_in_threadpool(self.releases.shown, self.drawn, snapshot, controls)

@@ -2,7 +2,7 @@
 
 The board's body is drawn once per results version (``space/public/drawn.py``) with ``SLOT`` beside its "Last
 updated"; the route puts this line there per request (``fill``), from the health in memory
-(``leaderboard/health.py``): a string replacement, so the line is as fresh as the facts (``REFRESH_S``) while
+(``leaderboard/runtime/health.py``): a string replacement, so the line is as fresh as the facts (``REFRESH_S``) while
 the drawing is kept. When scoring does not run it says so plainly, and that nothing is lost.
 """
 
@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from leaderboard.health import Health, Problem
-from leaderboard.storage.base import clock_time
+from leaderboard.runtime import Health, Problem
+from leaderboard.storage import clock_time
 from space.pages.html import esc
 
 if TYPE_CHECKING:
-    from leaderboard.health_monitor import HealthMonitor
+    from leaderboard.runtime import HealthMonitor
 
 SLOT = "<!--nt-scoring-status-->"  # where the line goes in the board's drawn body
 ELEMENT_ID = "scoring-status"

@@ -1,7 +1,7 @@
 """The desk's releases (issue 27): open the next release of the board, beside "Rescore all".
 
 Opening one freezes the current board (a copy and a tag in the results dataset, readable at ``/?release=vN``)
-and rescores every entry under the new release (``leaderboard/edition_open.py``). Guarded as the desk's other
+and rescores every entry under the new release (``leaderboard/review/edition_open.py``). Guarded as the desk's other
 actions: the caller is resolved from the session (``auth.require_maintainer``) and the service checks
 ``MAINTAINERS`` again and writes the audit entry, so a direct API call by anyone else is refused.
 """
@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import gradio as gr
 
-from leaderboard.editions import MAX_NOTE
+from leaderboard.publishing import MAX_NOTE
 from space.handlers import bound
 from space.tabs.desk_confirm import Answers
 from space.tabs.desk_state import DeskState, report, unchanged

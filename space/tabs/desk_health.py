@@ -12,7 +12,7 @@ from functools import partial
 
 import gradio as gr
 
-from leaderboard.health_monitor import HealthMonitor
+from leaderboard.runtime import HealthMonitor
 from space.pages import desk_health
 from space.services import Services
 

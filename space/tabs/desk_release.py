@@ -10,7 +10,7 @@ from __future__ import annotations
 import gradio as gr
 
 from leaderboard import Leaderboard
-from leaderboard.release import ReleasePolicy
+from leaderboard.records import ReleasePolicy
 from leaderboard.service import SubmissionView
 from space.errors import describe, shown
 from space.handlers import bound

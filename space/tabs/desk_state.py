@@ -14,12 +14,12 @@ from typing import Any
 
 import gradio as gr
 
-from leaderboard import Leaderboard, hub_eval
-from leaderboard.flags import read_flags
-from leaderboard.moderation import decision_text
-from leaderboard.probing import ProbeFinder, finished_tests
+from leaderboard import Leaderboard
+from leaderboard.publishing import approval_note
 from leaderboard.records import Split
+from leaderboard.review import ProbeFinder, decision_text, finished_tests
 from leaderboard.service import SubmissionView
+from leaderboard.storage import read_flags
 from space.auth import Auth
 from space.errors import describe, shown
 from space.pages import desk_copies, desk_detail, views
@@ -132,7 +132,7 @@ def _hub_note(service: Leaderboard, view: SubmissionView | None, chosen: str | N
     if view is None or not chosen or view.split != Split.TEST:
         return ""
     sharing = bool(service.settings.hub_benchmark_dataset)
-    text = hub_eval.approval_note(service.registry.entry(chosen), sharing)
+    text = approval_note(service.registry.entry(chosen), sharing)
     return f'<p class="nt-help" id="desk-hub-pr">{esc(text)}</p>'
 
 

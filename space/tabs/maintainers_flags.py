@@ -10,8 +10,8 @@ from dataclasses import dataclass
 
 import gradio as gr
 
-from leaderboard.flags import KINDS, MAX_REASON
-from leaderboard.metadata import MAX_LINK
+from leaderboard.records import MAX_LINK
+from leaderboard.storage import KINDS, MAX_REASON
 from space.handlers import bound
 from space.tabs.desk_confirm import Answers
 from space.tabs.desk_state import DeskState, named, report, unchanged

@@ -15,13 +15,14 @@ from typing import Any
 
 import gradio as gr
 
-from leaderboard import Leaderboard, SubmissionView, hub_eval
+from leaderboard import Leaderboard, SubmissionView
+from leaderboard.publishing import shareable
 from leaderboard.records import APPROVAL_PENDING, JobStatus, ReviewDecision, Split
-from leaderboard.results import rows_download_tsv
+from leaderboard.storage import rows_download_tsv
 from space.auth import Auth
 from space.errors import shown
 from space.pages import entry, standing, views
-from space.pages.release_book import ReleaseBook
+from space.public.release_book import ReleaseBook
 from space.services import Services
 
 log = logging.getLogger(__name__)
@@ -164,7 +165,7 @@ def _shareable(service: Leaderboard, view: SubmissionView) -> bool:
     settings = service.settings
     if not (settings.hub_benchmark_dataset and settings.hub_space_url) or view.split != Split.TEST:
         return False
-    return hub_eval.shareable(service.registry.entry(view.submission_id)) is not None
+    return shareable(service.registry.entry(view.submission_id)) is not None
 
 
 def choosable(view: SubmissionView, mine: list[SubmissionView]) -> bool:

@@ -10,8 +10,7 @@ from typing import Any
 
 import gradio as gr
 
-from leaderboard.metadata import MAX_DESCRIPTION, MAX_NAME
-from leaderboard.records import Split
+from leaderboard.records import MAX_DESCRIPTION, MAX_NAME, Split
 from space.handlers import bound
 from space.pages import about, views
 from space.services import Services

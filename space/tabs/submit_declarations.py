@@ -1,6 +1,6 @@
 """The Submit tab's declarations: asked when the test split and publishing are chosen.
 
-A public test entry says how it was obtained (``leaderboard/declarations.py``); the service refuses one
+A public test entry says how it was obtained (``leaderboard/records/declarations.py``); the service refuses one
 without the answers and names the missing ones, so the form starts with nothing chosen rather than with
 answers nobody gave. The Hub opt-in sits here too, with a sentence saying what it does.
 """
@@ -12,9 +12,8 @@ from typing import Any
 
 import gradio as gr
 
-from leaderboard.intake import REQUIRED_DECLARATIONS
-from leaderboard.metadata import MAX_LINK
-from leaderboard.records import Split
+from leaderboard.jobs import REQUIRED_DECLARATIONS
+from leaderboard.records import MAX_LINK, Split
 
 TRAINED_ON = [
     ("No", "none"),

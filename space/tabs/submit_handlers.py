@@ -15,7 +15,7 @@ from typing import Any
 import gradio as gr
 
 from leaderboard import Leaderboard, Rejected
-from leaderboard.intake import Quota, Receipt
+from leaderboard.jobs import Quota, Receipt
 from leaderboard.records import Split
 from space.auth import Auth
 from space.errors import describe, shown

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-from leaderboard.report import Report
+from leaderboard.records import Report
 from space.pages import views
 from space.pages.html import esc
 from space.tabs import submit_declarations

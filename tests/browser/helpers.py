@@ -18,14 +18,14 @@ from filelock import FileLock
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from leaderboard.publishing.table import TABLE_PATH, table_bytes
 from leaderboard.storage.base import INTERNAL
 from leaderboard.storage.local import LocalStorage
-from leaderboard.table import TABLE_PATH, table_bytes
 from space.tabs.submit_declarations import BEST_OF_LABEL
 from tests.browser.conftest import START_TIMEOUT_S, RunningApp, start_app, stop_app
 
 LONG_MS = 90_000  # scoring in the background: a few seconds here, generous for a busy CI machine
-READY = re.compile(r"worker process ready \(pid (\d+)")  # the scoring process's (leaderboard/worker_process.py)
+READY = re.compile(r"worker process ready \(pid (\d+)")  # the scoring process's (leaderboard/runtime/worker_process.py)
 
 
 WORKSPACE = {"Submit": "submit", "My submissions": "mine", "Explorer": "explorer"}  # the Gradio page's tabs

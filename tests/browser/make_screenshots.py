@@ -146,8 +146,8 @@ def main() -> None:
 def hub_pr_link(home: Path) -> None:
     """The first model's ``hub_pr_url`` in the published table. The table reads it from ``hub/{id}.json``
     once the Hub part of issue 15 is in; until then this puts it there, so the entry page's link is shot."""
+    from leaderboard.publishing.table import TABLE_PATH, table_bytes
     from leaderboard.storage.local import LocalStorage
-    from leaderboard.table import TABLE_PATH, table_bytes
 
     results = LocalStorage(home / "results")
 

@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import expect
 
 from leaderboard import Leaderboard, Settings
-from leaderboard.hub_eval import HubRecord, hub_path
+from leaderboard.publishing.hub_eval import HubRecord, hub_path
 from scoring import load_answer_key
 from scoring.examples import write_example
 from tests.browser.conftest import MAINTAINER, page_maker, shot, start_app, stop_app

@@ -21,7 +21,7 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from leaderboard.table import baseline_row
+from leaderboard.publishing.table import baseline_row
 from tests.browser.conftest import RunningApp, shot
 from tests.browser.helpers import app_with_table
 from tests.browser.test_board_ui import entry

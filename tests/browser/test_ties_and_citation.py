@@ -19,7 +19,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from benchmarks.pages.audits import axe
-from leaderboard.table import baseline_row
+from leaderboard.publishing.table import baseline_row
 from tests.browser import test_public_pages as public
 from tests.browser.axe_setup import axe_ready
 from tests.browser.conftest import RunningApp, shot

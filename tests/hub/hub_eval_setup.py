@@ -16,11 +16,11 @@ import dataclasses
 import inspect
 from pathlib import Path
 
-from leaderboard.declarations import Declarations
-from leaderboard.hub_eval_board import HubBoard
-from leaderboard.hub_eval_client import HubEvalClient
-from leaderboard.hub_eval_prs import PullRequests
-from leaderboard.records import Request, request_path
+from leaderboard.publishing.hub_eval_board import HubBoard
+from leaderboard.publishing.hub_eval_client import HubEvalClient
+from leaderboard.publishing.hub_eval_prs import PullRequests
+from leaderboard.records.declarations import Declarations
+from leaderboard.records.entries import Request, request_path
 from leaderboard.service import Leaderboard
 from tests.hub.conftest import BOSS, BOSS_TOKEN
 from tests.hub.server import LocalHub

@@ -10,7 +10,7 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from leaderboard.records import FINISHED, RUNNING
+from leaderboard.records.entries import FINISHED, RUNNING
 from leaderboard.service import Leaderboard
 from leaderboard.storage import StorageError
 from scoring import score_submission

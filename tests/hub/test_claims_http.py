@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from leaderboard.claims import claim, read_job
-from leaderboard.queue import Holder
-from leaderboard.records import FINISHED, RUNNING, Job, Lease, iso, job_path
+from leaderboard.jobs.claims import claim, read_job
+from leaderboard.jobs.queue import Holder
+from leaderboard.records.entries import FINISHED, RUNNING, Job, Lease, iso, job_path
 from leaderboard.service import Leaderboard
 from leaderboard.storage import Conflict
 from tests.hub.hub_faults import Race
@@ -78,7 +78,7 @@ def test_a_heartbeat_after_a_lost_lease_does_not_turn_finished_back_into_running
 
 
 def test_the_heartbeat_thread_stops_once_the_lease_is_lost(hub, service, caplog):
-    from leaderboard.worker import _Heartbeat
+    from leaderboard.jobs.worker import _Heartbeat
 
     entry = service.registry.entries()[0]
     with Holder.here() as holder:

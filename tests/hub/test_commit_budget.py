@@ -18,17 +18,17 @@ from pathlib import Path
 
 import pytest
 
-from leaderboard.claim_batches import claim_batch, commit_claims
-from leaderboard.claims import read_job
-from leaderboard.commit_budget import Level
-from leaderboard.errors import QuotaExceeded
-from leaderboard.locks import Busy, process_lock
-from leaderboard.queue import Holder
-from leaderboard.records import FINISHED, PENDING, job_path
+from leaderboard.jobs.claim_batches import claim_batch, commit_claims
+from leaderboard.jobs.claims import read_job
+from leaderboard.jobs.queue import Holder
+from leaderboard.records.entries import FINISHED, PENDING, job_path
+from leaderboard.records.errors import QuotaExceeded
 from leaderboard.service import Leaderboard
 from leaderboard.storage import CommitLimitReached, open_store
 from leaderboard.storage.base import clock_time
 from leaderboard.storage.commit_log import CommitQuota
+from leaderboard.storage.commit_quota import Level
+from leaderboard.storage.locks import Busy, process_lock
 from scoring import load_answer_key
 from scoring.examples import write_example
 from space.errors import describe
@@ -194,7 +194,7 @@ def test_parallel_approvals_all_land_and_a_busy_lock_is_a_sentence(deployed: Loc
     with ThreadPoolExecutor(6) as pool:
         reviews = list(pool.map(lambda i: service.approve(i, by=BOSS), ids))
     assert {r.decision for r in reviews} == {"approved"}
-    monkeypatch.setattr("leaderboard.locks.DEFAULT_TIMEOUT_S", 0.2)
+    monkeypatch.setattr("leaderboard.storage.locks.DEFAULT_TIMEOUT_S", 0.2)
     with process_lock(service.settings.locks_folder, "moderation"):  # another approval holds it, and holds on
         with pytest.raises(Busy) as busy:
             service.hide(ids[0], by=BOSS)
@@ -267,7 +267,7 @@ def test_two_processes_share_one_commit_log_and_a_torn_log_starts_afresh(tmp_pat
 def test_a_long_batch_writes_its_outcomes_with_each_heartbeat(deployed: LocalHub, keys, tmp_path, monkeypatch):
     import dataclasses
 
-    import leaderboard.worker as worker_module
+    import leaderboard.jobs.worker as worker_module
 
     hub = deployed
     service = quota_service(hub, tmp_path / "space", tmp_path / "keys", HOUR)
@@ -292,7 +292,7 @@ def test_a_long_batch_writes_its_outcomes_with_each_heartbeat(deployed: LocalHub
 def test_one_account_cannot_spend_everybodys_commits(deployed: LocalHub, keys, tmp_path: Path):
     """Issue 25, finding 9. Before: one account's 17 validation submissions in 1.9 s filled the (scaled) budget
     and an honest user's test submission was refused. Now each user has a share of the window, validation
-    included (``leaderboard/commit_shares.py``: 1/16 of it, 2 of these 32)."""
+    included (``leaderboard/storage/commit_shares.py``: 1/16 of it, 2 of these 32)."""
     hub = deployed
     service = quota_service(hub, tmp_path / "space", tmp_path / "keys", CommitQuota(commits=32, window_s=3600))
     folder = tmp_path / "files"

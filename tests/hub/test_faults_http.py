@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from leaderboard.answer_keys import AnswerKeys
 from leaderboard.service import Leaderboard
 from leaderboard.storage import CommitLimitReached, StorageError
+from leaderboard.storage.answer_keys import AnswerKeys
 from scoring import load_answer_key
 from scoring.examples import write_example
 from space.errors import describe

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from leaderboard.errors import InvalidAction, NotAuthorised
-from leaderboard.hub_eval import HubRecord, approval_note, hub_path
+from leaderboard.publishing.hub_eval import HubRecord, approval_note, hub_path
+from leaderboard.records.errors import InvalidAction, NotAuthorised
 from tests.hub.conftest import MALLORY, MALLORY_TOKEN
 from tests.hub.hub_eval_setup import (
     ALICE,
@@ -62,7 +62,7 @@ def test_someone_elses_repo_gets_no_pull_request_and_the_reason_is_recorded(depl
     hub = deployed
     service, pull_requests, _ = service_with_hub_eval(tmp_path)
     foreign = submit(service, files["test-noisy"], f"https://huggingface.co/{FOREIGN}", share=True, **HOSTILE)
-    with caplog.at_level(logging.WARNING, logger="leaderboard.hub_eval_prs"):
+    with caplog.at_level(logging.WARNING, logger="leaderboard.publishing.hub_eval_prs"):
         assert pull_requests.round() == 1
 
     # The Hub was asked who owns the repo and what alice belongs to; nothing was sent to the repo itself.

@@ -17,7 +17,7 @@ from huggingface_hub import HfApi
 from huggingface_hub.errors import RepositoryNotFoundError
 
 from leaderboard import cli
-from leaderboard.records import FINISHED, PENDING
+from leaderboard.records.entries import FINISHED, PENDING
 from leaderboard.service import Leaderboard
 from scoring import AnswerKeyError, load_answer_key, score_submission
 from scoring.answer_key_source import resolve_split
@@ -100,7 +100,7 @@ def test_a_500_on_the_dataset_info_request_does_not_refuse_a_submission(
 ):
     # Issue 12: `python -m leaderboard submit` failed with "cannot open dataset 'org/public': Server error '500'".
     hub = deployed
-    monkeypatch.setattr("leaderboard.answer_keys.time.sleep", lambda s: None)
+    monkeypatch.setattr("leaderboard.storage.answer_keys.time.sleep", lambda s: None)
     hub.faults.add("repo_info", Http(500), repo=PUBLIC)
     args = ["submit", str(files["test-noisy"]), "--split", "test", "--model", "M", "--user", "alice"]
     assert cli.main(args, hub_environ(tmp_path / "space")) == 0

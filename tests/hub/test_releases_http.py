@@ -16,9 +16,9 @@ import pytest
 from huggingface_hub import HfApi
 from huggingface_hub.errors import HfHubHTTPError
 
-from leaderboard.edition_open import frozen_path
+from leaderboard.publishing.table import TABLE_PATH
+from leaderboard.review.edition_open import frozen_path
 from leaderboard.service import Leaderboard
-from leaderboard.table import TABLE_PATH
 from tests.hub.clients import point_clients_at
 from tests.hub.conftest import BOSS, BOSS_TOKEN, MALLORY_TOKEN
 from tests.hub.server import LocalHub

@@ -32,13 +32,13 @@ def test_only_the_hub_backend_imports_the_hub_client():
     users = sorted(name for name, path in _modules().items() if "huggingface_hub" in _imports(path))
     # The Hub backend, and the calls of results that travel to the Hub (pull requests on model repos, a benchmark's
     # leaderboard), imported only when HUB_BENCHMARK_DATASET is set.
-    assert users == ["hub_eval_client.py", "storage/hub.py", "storage/hub_calls.py", "storage/hub_commit.py"]
+    assert users == ["publishing/hub_eval_client.py", "storage/hub.py", "storage/hub_calls.py", "storage/hub_commit.py"]
 
 
 def test_only_settings_and_the_cli_read_the_environment():
     # worker_process.py: the scoring process's entry point (a CLI of its own) and the environment the app hands it
     readers = sorted(name for name, path in _modules().items() if "environ" in path.read_text("utf-8"))
-    assert readers == ["cli.py", "config.py", "worker_process.py"]
+    assert readers == ["cli/parser.py", "config.py", "runtime/worker_process.py"]
 
 
 def test_the_cli_starts_without_the_hub_client_or_datasets_in_local_mode(tmp_path):

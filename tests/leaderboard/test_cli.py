@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from leaderboard.cli import main
+from leaderboard.cli.parser import main
 from leaderboard.config import Settings
 from leaderboard.service import Leaderboard
 from scoring import score_submission

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from leaderboard.commit_shares import check_share, newcomers, per_user
-from leaderboard.errors import QuotaExceeded
+from leaderboard.records.errors import QuotaExceeded
 from leaderboard.storage.commit_log import QuotaState
+from leaderboard.storage.commit_shares import check_share, newcomers, per_user
 
 HOUR = 3600.0
 

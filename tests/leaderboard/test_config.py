@@ -104,8 +104,8 @@ def test_the_embedded_default_scores_with_its_own_calibrated_baseline():
 @pytest.mark.slow
 def test_the_demo_baseline_is_the_calibration_of_the_embedded_default(tmp_path):
     """DEMO_BASELINE_RAW re-derived: generate the default dataset, calibrate its test split (about 20 s)."""
-    from leaderboard.answer_keys import ensure_demo_datasets
     from leaderboard.config import DEMO_BASELINE_RAW, DEMO_SAMPLES, DEMO_SIZE
+    from leaderboard.storage.answer_keys import ensure_demo_datasets
     from scoring import load_answer_key
     from scoring.calibrate import straight_forward_mean_raw
 

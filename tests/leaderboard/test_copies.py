@@ -16,14 +16,14 @@ import numpy as np
 import pandas as pd
 import pytest
 
-import leaderboard.copies_traces as copies_traces
-from leaderboard.cli import main
-from leaderboard.copies import CopyFinder, copy_line, copy_path
-from leaderboard.copies_cache import TraceCache
-from leaderboard.copies_curves import curves
-from leaderboard.copies_traces import MISSING, Match, Traces, compare
-from leaderboard.records import summary_path
+import leaderboard.statistics.copies_traces as copies_traces
+from leaderboard.cli.parser import main
+from leaderboard.records.entries import summary_path
 from leaderboard.service import Leaderboard
+from leaderboard.statistics.copies import CopyFinder, copy_line, copy_path
+from leaderboard.statistics.copies_cache import TraceCache
+from leaderboard.statistics.copies_curves import curves
+from leaderboard.statistics.copies_traces import MISSING, Match, Traces, compare
 from space.pages.board_csv import csv_bytes
 from tests.service_fixtures import MAINTAINER, submit
 
@@ -222,7 +222,7 @@ def _jitter(points, rng):
 
 
 def _resample(points, rng):
-    from leaderboard.copies_curves import resampled
+    from leaderboard.statistics.copies_curves import resampled
 
     trace = np.asarray(points, dtype=float)
     return np.round(resampled(trace, 2 * len(trace) + 1)).tolist()
@@ -326,14 +326,14 @@ def test_the_candidate_cap_and_the_time_budget_are_logged_when_hit(service, file
             user,
         )
     service.worker.copies = CopyFinder(service.registry, max_candidates=2)
-    with caplog.at_level(logging.WARNING, logger="leaderboard.copies"):
+    with caplog.at_level(logging.WARNING, logger="leaderboard.statistics.copies"):
         copy = scored(service, files["test-noisy"], "mallory")
     assert "3 earlier submissions, checking the first 2" in caplog.text
     assert service.status(copy).likely_copy is None
     caplog.clear()
     ticks = iter(range(0, 1000, 10))
     service.worker.copies = CopyFinder(service.registry, budget_s=15, clock=lambda: next(ticks))
-    with caplog.at_level(logging.WARNING, logger="leaderboard.copies"):
+    with caplog.at_level(logging.WARNING, logger="leaderboard.statistics.copies"):
         scored(service, files["test-noisy"], "oscar")
     assert "stopped after 1 of 4 candidates, over its 15 s budget" in caplog.text
 

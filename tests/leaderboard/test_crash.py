@@ -29,10 +29,10 @@ from pathlib import Path
 
 import pytest
 
-from leaderboard import audit
 from leaderboard.config import Settings
-from leaderboard.records import FAILED, FINISHED, RUNNING, rows_path, summary_path, upload_path
+from leaderboard.records.entries import FAILED, FINISHED, RUNNING, rows_path, summary_path, upload_path
 from leaderboard.service import Leaderboard
+from leaderboard.storage import audit
 from scoring import score_submission
 from scoring.examples import write_example
 from tests.service_fixtures import MAINTAINER, kept_summary, submit
@@ -139,7 +139,7 @@ def _check_nothing_lost_or_doubled(service: Leaderboard, acknowledged: dict, whe
     """The invariants after a kill; returns 1 when the kill caught a job RUNNING."""
     entries = {e.submission_id: e for e in service.registry.entries()}
     assert set(acknowledged) <= set(entries), f"{where}: acknowledged submissions lost"
-    audited = Counter((e.action, e.target) for e in audit.read_entries(service.requests))
+    audited = Counter((e.action, e.target) for e in audit.read_audit(service.requests))
     running = 0
     for submission_id, (path, _) in acknowledged.items():
         assert service.requests.read(upload_path(submission_id)) == path.read_bytes(), f"{where}: upload damaged"
@@ -159,7 +159,7 @@ def _check_nothing_lost_or_doubled(service: Leaderboard, acknowledged: dict, whe
 
 def _check_every_submission_finished_exactly_once(service: Leaderboard, acknowledged: dict, settings: Settings):
     keys = {split: service.keys.private(split) for split in ("test", "validation")}
-    audited = Counter((e.action, e.target) for e in audit.read_entries(service.requests))
+    audited = Counter((e.action, e.target) for e in audit.read_audit(service.requests))
     for submission_id, (path, split) in acknowledged.items():
         view = service.status(submission_id)
         assert view.status == FINISHED, f"seed {SEED}: {submission_id} ended {view.status}: {view.message}"

@@ -5,8 +5,8 @@ from __future__ import annotations
 import dataclasses
 import json
 
-from leaderboard.disclosure import withhold_small_groups
 from leaderboard.service import Leaderboard
+from leaderboard.statistics.disclosure import withhold_small_groups
 from scoring import score_submission
 from scoring.examples import example_rows
 from tests.service_fixtures import MAINTAINER, submit

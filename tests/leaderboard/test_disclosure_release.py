@@ -9,8 +9,8 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from leaderboard.disclosure import disclosed_summary, withhold_small_groups
-from leaderboard.disclosure_audit import MAX_STEPS, Group, closing
+from leaderboard.statistics.disclosure import disclosed_summary, withhold_small_groups
+from leaderboard.statistics.disclosure_audit import MAX_STEPS, Group, closing
 from scoring import score_submission
 from scoring.aggregate import summarise
 from scoring.answer_key import Sample

@@ -11,11 +11,11 @@ import json
 import pytest
 
 from leaderboard import cli
-from leaderboard.edition_open import frozen_path
-from leaderboard.editions import INDEX_PATH, RELEASES_PATH, release_of
-from leaderboard.errors import InvalidAction, NotAuthorised
+from leaderboard.publishing.editions import INDEX_PATH, RELEASES_PATH, release_of
+from leaderboard.publishing.table import TABLE_PATH
+from leaderboard.records.errors import InvalidAction, NotAuthorised
+from leaderboard.review.edition_open import frozen_path
 from leaderboard.service import Leaderboard
-from leaderboard.table import TABLE_PATH
 from tests.service_fixtures import MAINTAINER, submit
 
 

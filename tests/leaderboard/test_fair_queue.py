@@ -15,13 +15,13 @@ from pathlib import Path
 
 import pytest
 
-from leaderboard.errors import NotAuthorised, QuotaExceeded, Rejected
-from leaderboard.fairness import cost_of, duration_words, order
-from leaderboard.metadata import Metadata
-from leaderboard.records import PENDING, RUNNING, Job, Request, Review, Split, iso, request_path
-from leaderboard.registry import Entry
+from leaderboard.jobs.fairness import cost_of, duration_words, order
+from leaderboard.records.entries import PENDING, RUNNING, Job, Request, Review, Split, iso, request_path
+from leaderboard.records.errors import NotAuthorised, QuotaExceeded, Rejected
+from leaderboard.records.metadata import Metadata
+from leaderboard.records.validation import check_file_and_cost
 from leaderboard.service import Leaderboard
-from leaderboard.validation import check_file_and_cost
+from leaderboard.storage.registry import Entry
 from tests.hardening.input.input_giants import worst_case_traces
 from tests.service_fixtures import MAINTAINER, submit
 
@@ -215,7 +215,7 @@ def test_a_daily_budget_below_one_files_limit_fails_at_start_up(environ):
 
 def _victim_arrives_while_scoring(service: Leaderboard, files, monkeypatch) -> list[str]:
     """The victim submits once the worker has started scoring the first file; the worker looks after every row."""
-    import leaderboard.worker as worker_module
+    import leaderboard.jobs.worker as worker_module
 
     arrived: list[str] = []
     real = worker_module.score_submission

@@ -9,13 +9,13 @@ from types import SimpleNamespace
 import httpx2
 import pytest
 
-from leaderboard.commit_budget import BudgetState, Level
-from leaderboard.health import Facts, Limits, Problem, QueueFacts, Status, assess, overdue_after
-from leaderboard.health_monitor import HealthMonitor
-from leaderboard.records import FAILED, Job, job_path
+from leaderboard.records.entries import FAILED, Job, job_path
+from leaderboard.runtime.health import Facts, Limits, Problem, QueueFacts, Status, assess, overdue_after
+from leaderboard.runtime.health_monitor import HealthMonitor
+from leaderboard.runtime.worker_pulse import Pulse, PulseState
 from leaderboard.storage.base import HubCallsState
+from leaderboard.storage.commit_quota import BudgetState, Level
 from leaderboard.storage.hub_calls import RetryPolicy
-from leaderboard.worker_pulse import Pulse, PulseState
 from tests.service_fixtures import MAINTAINER, submit
 
 NOW = 1_800_000_000.0
@@ -135,7 +135,7 @@ def test_the_monitor_reads_the_queue_and_the_failed_jobs_from_the_store(settings
     notes = monitor.recent_errors(MAINTAINER)
     assert [(n.source, n.submission_id) for n in notes] == [("job", broken)]
     assert "/home/carol/run.tsv" in notes[0].message and first not in json.dumps(health.public())
-    from leaderboard.errors import NotAuthorised
+    from leaderboard.records.errors import NotAuthorised
 
     with pytest.raises(NotAuthorised):
         monitor.recent_errors("alice")
@@ -185,8 +185,8 @@ def test_the_scoring_process_tells_a_failed_round_on_one_line_then_idle():
     import threading
     import time
 
+    from leaderboard.runtime.worker_process import _Child
     from leaderboard.storage import StorageError
-    from leaderboard.worker_process import _Child
 
     class Failing:
         on_scored = None

@@ -9,9 +9,9 @@ import pytest
 from apscheduler.schedulers.background import BackgroundScheduler
 
 from leaderboard.config import Settings, SettingsError
-from leaderboard.hub_eval import HubRecord, model_repo
-from leaderboard.hub_eval_board import MAX_ROWS, checked
-from leaderboard.scheduler import HUB_BOARD_JOB_ID, HUB_PR_JOB_ID, start_hub_jobs
+from leaderboard.publishing.hub_eval import HubRecord, model_repo
+from leaderboard.publishing.hub_eval_board import MAX_ROWS, checked
+from leaderboard.runtime.scheduler import HUB_BOARD_JOB_ID, HUB_PR_JOB_ID, start_hub_jobs
 from leaderboard.service import Leaderboard
 
 SPACE = "https://org-navitrace.hf.space"
@@ -108,7 +108,7 @@ def test_the_hub_jobs_are_scheduled_only_with_a_benchmark_dataset(settings, tmp_
 
 
 def test_the_pull_request_text_holds_no_submitter_text_no_mention_and_no_link_but_the_entry_page():
-    from leaderboard.hub_eval import EvalResult
+    from leaderboard.publishing.hub_eval import EvalResult
 
     result = EvalResult("acme/m", "abc", "org/bench", "score", 41.0, "t", f"{SPACE}/?entry=abc")
     text = result.title + "\n" + result.description

@@ -7,8 +7,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from leaderboard.errors import Rejected
-from leaderboard.records import Reported, reported_path, request_path, upload_path
+from leaderboard.records.entries import Reported, reported_path, request_path, upload_path
+from leaderboard.records.errors import Rejected
 from leaderboard.service import Leaderboard
 from leaderboard.storage import LocalStorage, StorageError
 from tests.service_fixtures import submit
@@ -160,7 +160,7 @@ def test_a_look_alike_of_another_submitters_model_name_is_refused(service: Leade
 def test_the_cli_table_never_prints_control_characters(service: Leaderboard, files, capsys):
     import argparse
 
-    from leaderboard import commands
+    from leaderboard.cli import commands
 
     # written before intake refused such characters: stored text is shown escaped, never run
     old = Reported("old", "Old\x1b]0;pwned\x07", 1.0, "https://example.org/p")

@@ -7,8 +7,8 @@ import re
 import pytest
 
 from leaderboard import Rejected
-from leaderboard import metadata as metadata_module
-from leaderboard.metadata import MAX_PARAMETERS, QUOTE, Metadata, parse_parameters
+from leaderboard.records import metadata as metadata_module
+from leaderboard.records.metadata import MAX_PARAMETERS, QUOTE, Metadata, parse_parameters
 
 ATTACK = "1" * 2400 + " " * 2400 + "x"  # froze the app for 50 s with the old pattern
 

@@ -6,7 +6,7 @@ import dataclasses
 
 import pytest
 
-from leaderboard.errors import InvalidAction, NotAuthorised, NotFound
+from leaderboard.records.errors import InvalidAction, NotAuthorised, NotFound
 from leaderboard.service import Leaderboard
 from scoring import score_submission
 from tests.service_fixtures import MAINTAINER, kept_summary, submit

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from leaderboard.errors import InvalidAction, NotAuthorised, QuotaExceeded
-from leaderboard.records import CANCELLED, FAILED, RUNNING, Job, job_path
+from leaderboard.records.entries import CANCELLED, FAILED, RUNNING, Job, job_path
+from leaderboard.records.errors import InvalidAction, NotAuthorised, QuotaExceeded
 from leaderboard.service import Leaderboard
 from tests.service_fixtures import MAINTAINER, submit
 

@@ -1,4 +1,4 @@
-"""Background work steps aside while the app answers requests (leaderboard/pages_first.py), and never starves."""
+"""Background work steps aside while the app answers requests (runtime/pages_first.py), and never starves."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from leaderboard.pages_first import MAX_CREDIT_S, RATIO, Gauge, StepAside
-from leaderboard.worker import OverBudget, _Budget
+from leaderboard.jobs.worker import OverBudget, _Budget
+from leaderboard.runtime.pages_first import MAX_CREDIT_S, RATIO, Gauge, StepAside
 
 
 class FakeTime:
@@ -87,7 +87,7 @@ def test_the_count_is_seen_by_another_process(gauge):
         """
         import sys
         from pathlib import Path
-        from leaderboard.pages_first import StepAside
+        from leaderboard.runtime.pages_first import StepAside
         aside = StepAside(Path(sys.argv[1]))
         for line in sys.stdin:
             print(aside.busy(), flush=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
-from leaderboard.probing import ProbeFinder, changed_rows, fingerprint, finished_tests
+from leaderboard.review.probing import ProbeFinder, changed_rows, fingerprint, finished_tests
 from tests.service_fixtures import MAINTAINER, submit
 
 

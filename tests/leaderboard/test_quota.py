@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from leaderboard.errors import QuotaExceeded
+from leaderboard.records.errors import QuotaExceeded
 from leaderboard.service import Leaderboard
 from scoring import AnswerKeyError
 from tests.service_fixtures import submit
@@ -107,7 +107,7 @@ def test_a_submission_that_failed_for_its_own_file_counts(service: Leaderboard, 
     def refuse(*args, **kwargs):
         raise SubmissionError("prediction column unreadable", line=7)
 
-    monkeypatch.setattr("leaderboard.worker.score_submission", refuse)
+    monkeypatch.setattr("leaderboard.jobs.worker.score_submission", refuse)
     service.worker.drain()
     view = service.status(ids[0])
     assert view.status == "FAILED" and "line 7" in (view.message or "")

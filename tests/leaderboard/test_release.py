@@ -8,14 +8,15 @@ import json
 
 import pytest
 
-from leaderboard.cli import main
+from leaderboard.cli.parser import main
 from leaderboard.config import Settings, SettingsError
-from leaderboard.disclosure_counts import tries
-from leaderboard.errors import InvalidAction, NotAuthorised
-from leaderboard.release import Release, ReleasePolicy, compare, read_release, release_path
+from leaderboard.publishing.score_release import Release, compare, read_release, release_path
+from leaderboard.publishing.table import TABLE_PATH
+from leaderboard.records.errors import InvalidAction, NotAuthorised
+from leaderboard.records.policies import ReleasePolicy
 from leaderboard.service import Leaderboard
-from leaderboard.table import TABLE_PATH
-from leaderboard.uncertainty import scene_totals
+from leaderboard.statistics.disclosure_counts import tries
+from leaderboard.statistics.uncertainty import scene_totals
 from tests.service_fixtures import MAINTAINER, submit
 
 WAIT = 601  # past the dedupe window: the same file again is a new submission

@@ -6,8 +6,8 @@ import datetime as dt
 import threading
 import time
 
-from leaderboard.records import FINISHED
-from leaderboard.scheduler import JOB_ID, Wakeup, start_worker
+from leaderboard.records.entries import FINISHED
+from leaderboard.runtime.scheduler import JOB_ID, Wakeup, start_worker
 from leaderboard.service import Leaderboard
 from tests.service_fixtures import submit
 

@@ -7,9 +7,9 @@ import re
 
 import pytest
 
-from leaderboard.errors import NotAuthorised
+from leaderboard.publishing.table import COLUMNS
+from leaderboard.records.errors import NotAuthorised
 from leaderboard.service import Leaderboard
-from leaderboard.table import COLUMNS
 from tests.service_fixtures import MAINTAINER, submit
 
 EMAIL = re.compile(r"[\w.+-]+@[\w-]+\.[\w.]+")

@@ -12,10 +12,10 @@ import json
 
 import pytest
 
-from leaderboard.errors import InvalidAction, NotAuthorised, NotFound, Rejected
-from leaderboard.records import flag_path
+from leaderboard.publishing.table import CARD, COLUMNS
+from leaderboard.records.entries import flag_path
+from leaderboard.records.errors import InvalidAction, NotAuthorised, NotFound, Rejected
 from leaderboard.service import Leaderboard
-from leaderboard.table import CARD, COLUMNS
 from tests.service_fixtures import DECLARED, MAINTAINER, submit
 
 DAY = 24 * 3600.0
@@ -33,8 +33,9 @@ def _counts(service: Leaderboard, submission_id: str) -> tuple[object, object]:
 def test_the_new_columns_come_after_the_interval_columns_in_the_contract_order():
     issue_15 = ("submissions_model", "submissions_total", "flag", "declarations", "hub_pr_url")
     issues_22_27 = ("model_group", "significantly_better")  # appended after them (space/pages/board_ranks.py)
-    assert COLUMNS[-7:] == (*issue_15, *issues_22_27)
-    assert all(name in CARD for name in COLUMNS[-7:])
+    releases = ("release",)  # the release each figure belongs to, last (publishing/editions.py)
+    assert COLUMNS[-8:] == (*issue_15, *issues_22_27, *releases)
+    assert all(name in CARD for name in COLUMNS[-8:])
 
 
 def test_counts_across_resends_withdrawals_choices_and_cancels(service: Leaderboard, files, clock):
@@ -173,7 +174,7 @@ def test_the_declarations_are_stored_and_shown_without_the_hub_permission(servic
 
 
 def test_flag_and_unflag_from_the_command_line(environ, settings, files, capsys):
-    from leaderboard.cli import main
+    from leaderboard.cli.parser import main
 
     service = Leaderboard(settings)
     entry = _public(service, files)
@@ -200,8 +201,8 @@ def test_flag_and_unflag_from_the_command_line(environ, settings, files, capsys)
 def test_submit_remote_sends_the_declarations_as_form_fields(monkeypatch, files, capsys):
     import httpx
 
-    from leaderboard import remote
-    from leaderboard.cli import parser
+    from leaderboard.cli import remote
+    from leaderboard.cli.parser import parser
 
     sent: dict = {}
 

@@ -1,4 +1,4 @@
-"""Scene-bootstrap intervals, paired rank ranges and differences (leaderboard/uncertainty.py) and
+"""Scene-bootstrap intervals, paired rank ranges and differences (leaderboard/statistics/uncertainty.py) and
 their columns in the public table."""
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ from hypothesis import given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
+from leaderboard.publishing.table import COLUMNS
 from leaderboard.service import Leaderboard
-from leaderboard.table import COLUMNS
-from leaderboard.uncertainty import (
+from leaderboard.statistics.uncertainty import (
     OVERALL,
     RESAMPLES,
     difference,
@@ -22,8 +22,8 @@ from leaderboard.uncertainty import (
     scene_totals,
     significantly_better,
 )
-from leaderboard.uncertainty_compare import EntryIntervals
-from leaderboard.uncertainty_table import with_uncertainty
+from leaderboard.statistics.uncertainty_compare import EntryIntervals
+from leaderboard.statistics.uncertainty_table import with_uncertainty
 from scoring.aggregate import summarise
 from scoring.answer_key import Sample
 from scoring.row import RowScore

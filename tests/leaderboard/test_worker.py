@@ -8,17 +8,17 @@ import sys
 import threading
 import time
 
-from leaderboard import audit
-from leaderboard.queue import Decision, Holder, decide
-from leaderboard.records import FAILED, RUNNING, Job, job_path
-from leaderboard.results import read_rows
+from leaderboard.jobs.queue import Decision, Holder, decide
+from leaderboard.records.entries import FAILED, RUNNING, Job, job_path
 from leaderboard.service import Leaderboard
+from leaderboard.storage import audit
+from leaderboard.storage.results import read_rows
 from scoring import score_submission
 from tests.service_fixtures import kept_summary, submit
 
 
 def _finished_entries(service: Leaderboard) -> list[str]:
-    return [e.target for e in audit.read_entries(service.requests) if e.action == "finished"]
+    return [e.target for e in audit.read_audit(service.requests) if e.action == "finished"]
 
 
 def test_jobs_run_first_in_first_out(service: Leaderboard, files, clock):
@@ -112,7 +112,7 @@ def test_an_unexpected_error_fails_the_job_readably_and_the_worker_carries_on(se
             raise ZeroDivisionError("float division by zero")
         return real(source, key, **kwargs)
 
-    monkeypatch.setattr("leaderboard.worker.score_submission", crash_once)
+    monkeypatch.setattr("leaderboard.jobs.worker.score_submission", crash_once)
     assert service.worker.drain() == 2
     failed = service.status(first)
     assert failed.status == "FAILED" and "problem on the server" in (failed.message or "")
@@ -129,7 +129,7 @@ def test_an_outcome_is_not_recorded_once_the_lease_was_lost(service: Leaderboard
         _running(service, receipt.submission_id, thief, clock(), attempts=2)  # another worker took over
         return real(source, key, **kwargs)
 
-    monkeypatch.setattr("leaderboard.worker.score_submission", slow_and_robbed)
+    monkeypatch.setattr("leaderboard.jobs.worker.score_submission", slow_and_robbed)
     service.worker.run_once()
     assert service.registry.job(receipt.submission_id).lease.token == "someone-else"
     assert _finished_entries(service) == []
@@ -147,7 +147,7 @@ def test_the_heartbeat_renews_the_lease_while_scoring(settings, files, monkeypat
             seen.append(service.registry.job(receipt.submission_id).lease.expires_at)
         return real(source, key, **kwargs)
 
-    monkeypatch.setattr("leaderboard.worker.score_submission", slow)
+    monkeypatch.setattr("leaderboard.jobs.worker.score_submission", slow)
     service.worker.run_once()
     assert len(set(seen)) >= 2  # renewed at least once in 0.6 s with a 0.3 s lease
     assert service.status(receipt.submission_id).status == "FINISHED"
@@ -163,7 +163,7 @@ def test_one_worker_at_a_time_on_a_machine(service: Leaderboard, files, monkeypa
         release.wait(10)
         return real(source, key, **kwargs)
 
-    monkeypatch.setattr("leaderboard.worker.score_submission", blocking)
+    monkeypatch.setattr("leaderboard.jobs.worker.score_submission", blocking)
     busy = threading.Thread(target=service.worker.run_once)
     busy.start()
     assert inside.wait(10)
@@ -174,7 +174,7 @@ def test_one_worker_at_a_time_on_a_machine(service: Leaderboard, files, monkeypa
 
 
 def test_the_scheduler_entry_point_drains_the_queue(service: Leaderboard, files):
-    from leaderboard.scheduler import start_worker
+    from leaderboard.runtime.scheduler import start_worker
 
     receipt = submit(service, files["test-noisy"])
     scheduler = start_worker(service.worker, interval_s=60)

@@ -2,7 +2,7 @@
 losing or doubling the job, stopped cleanly, and never outliving the app.
 
 The test process plays the app: it holds the ``WorkerProcess`` (the child is a real
-``python -m leaderboard.worker_process``), submits and reads the store through its own ``Leaderboard``.
+``python -m leaderboard.runtime.worker_process``), submits and reads the store through its own ``Leaderboard``.
 """
 
 from __future__ import annotations
@@ -18,15 +18,15 @@ from pathlib import Path
 
 import pytest
 
-import leaderboard.worker_process as worker_process
-from leaderboard import audit
+import leaderboard.runtime.worker_process as worker_process
 from leaderboard.config import Settings
-from leaderboard.cpu_priority import is_background, threads_in_front
-from leaderboard.pages_first import PAGES_BUSY_ENV, Gauge
-from leaderboard.queue import process_exists
-from leaderboard.records import FINISHED, PENDING, RUNNING
+from leaderboard.jobs.queue import process_exists
+from leaderboard.records.entries import FINISHED, PENDING, RUNNING
+from leaderboard.runtime.cpu_priority import is_background, threads_in_front
+from leaderboard.runtime.pages_first import PAGES_BUSY_ENV, Gauge
+from leaderboard.runtime.worker_process import WorkerProcess
 from leaderboard.service import Leaderboard
-from leaderboard.worker_process import WorkerProcess
+from leaderboard.storage import audit
 from tests.service_fixtures import submit
 
 SLOW_CHILD = Path(__file__).with_name("slow_worker_process.py")
@@ -117,7 +117,7 @@ def test_sigkill_of_the_worker_process_mid_job_loses_and_doubles_nothing(service
     assert worker.restarts == 1 and worker.pid not in (None, first)
     job = service.registry.job(sid)
     assert job.attempts == 2  # claimed by the killed child, then by its successor
-    entries = audit.read_entries(service.requests, sid, None)
+    entries = audit.read_audit(service.requests, sid, None)
     assert [e.action for e in entries].count("finished") == 1
     assert service.status(sid).summary is not None
     wait(lambda: scored == [sid], 5, "one outcome reported, by the new child")
@@ -126,7 +126,7 @@ def test_sigkill_of_the_worker_process_mid_job_loses_and_doubles_nothing(service
 PARENT = textwrap.dedent(
     """
     import os, sys, time
-    from leaderboard.worker_process import WorkerProcess
+    from leaderboard.runtime.worker_process import WorkerProcess
     worker = WorkerProcess(dict(os.environ))
     worker.start()
     while worker.pid is None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
-from leaderboard.table import baseline_row
+from leaderboard.publishing.table import baseline_row
 from space.pages.board_cache import BoardCache
 
 
@@ -123,15 +123,19 @@ def test_once_kept_fresh_readers_never_read_the_store(tmp_path: Path):
     changed = threading.Event()
     cache.on_change(lambda fresh: changed.set() if fresh.version > 1 else None)
     cache.keep_fresh()
-    first = cache.snapshot()
-    reads = store.reads
-    store.gate = threading.Event()  # a read from now on waits: a reader that read would hang here
-    cache.invalidate()  # wakes the thread, which reads (and waits at the gate) instead of the next reader
-    assert all(cache.snapshot() is first for _ in range(50))
-    store.rows = [entry("Model-A", 42.5), baseline_row("test")]
-    store.gate.set()
-    assert changed.wait(10), "the thread never read the new rows"
-    assert cache.snapshot().version == first.version + 1 and store.reads >= reads + 1
+    try:
+        first = cache.snapshot()
+        reads = store.reads
+        store.gate = threading.Event()  # a read from now on waits: a reader that read would hang here
+        cache.invalidate()  # wakes the thread, which reads (and waits at the gate) instead of the next reader
+        assert all(cache.snapshot() is first for _ in range(50))
+        store.rows = [entry("Model-A", 42.5), baseline_row("test")]
+        store.gate.set()
+        assert changed.wait(10), "the thread never read the new rows"
+        assert cache.snapshot().version == first.version + 1 and store.reads >= reads + 1
+    finally:
+        cache.close()
+    assert not cache._reader.is_alive()  # type: ignore[union-attr]
 
 
 def test_rows_are_in_hand_only_while_a_thread_keeps_them_fresh(tmp_path: Path):
@@ -140,3 +144,4 @@ def test_rows_are_in_hand_only_while_a_thread_keeps_them_fresh(tmp_path: Path):
     cache.keep_fresh()
     first = cache.snapshot()
     assert cache.in_hand() is first
+    cache.close()

@@ -1,4 +1,4 @@
-"""Issue 27, part 2: an entry's citation (space/pages/citation.py): what it names, and that no model or
+"""Issue 27, part 2: an entry's citation (space/public/citation.py): what it names, and that no model or
 organisation name, however hostile, can break out of its BibTeX field or out of the page's HTML."""
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from hypothesis import given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
-from leaderboard.editions import Edition
-from space.pages import citation
-from space.pages.citation import CitedRelease, bibtex, citation_html, permanent_url, plain, release_of
+from leaderboard.publishing.editions import Edition
+from space.public import citation
+from space.public.citation import CitedRelease, bibtex, citation_html, permanent_url, plain, release_of
 
 ORIGIN = "https://navitrace.hf.space"
 ROW = {

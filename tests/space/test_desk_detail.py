@@ -6,10 +6,10 @@ from dataclasses import replace
 
 import pytest
 
-from leaderboard.declarations import Declarations
-from leaderboard.flags import Flag, FlagKind
-from leaderboard.records import JobStatus, ReviewDecision, Split
+from leaderboard.records.declarations import Declarations
+from leaderboard.records.entries import JobStatus, ReviewDecision, Split
 from leaderboard.service import SubmissionView
+from leaderboard.storage.flags import Flag, FlagKind
 from space.pages import desk_copies, desk_detail
 from space.tabs.desk_reported import choices, figure
 

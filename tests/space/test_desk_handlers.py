@@ -22,7 +22,7 @@ from gradio.utils import get_type_hints
 from starlette.requests import Request
 
 from leaderboard import Leaderboard, Settings
-from leaderboard.records import ReviewDecision
+from leaderboard.records.entries import ReviewDecision
 from space.handlers import bound
 from space.services import Services
 from space.settings import SpaceSettings

@@ -9,8 +9,8 @@ import gradio as gr
 import pytest
 
 from leaderboard import Leaderboard
-from leaderboard.errors import NotAuthorised
-from leaderboard.records import FAILED, Job, job_path
+from leaderboard.records.entries import FAILED, Job, job_path
+from leaderboard.records.errors import NotAuthorised
 from space.services import Services
 from space.settings import SpaceSettings
 from space.tabs import desk_health

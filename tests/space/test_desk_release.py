@@ -7,7 +7,7 @@ import dataclasses
 
 import httpx
 
-from leaderboard.release import ReleasePolicy
+from leaderboard.records.policies import ReleasePolicy
 from leaderboard.service import Leaderboard
 from space.pages import desk_release, views
 from space.tabs.my_submissions import _with_release_note

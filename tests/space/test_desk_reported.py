@@ -5,8 +5,8 @@ from __future__ import annotations
 import csv
 import io
 
-from leaderboard.records import Reported
-from leaderboard.table import reported_row
+from leaderboard.publishing.table import reported_row
+from leaderboard.records.entries import Reported
 from space.pages.board_columns import columns
 from space.pages.board_csv import csv_bytes
 from space.tabs.desk_reported import figure

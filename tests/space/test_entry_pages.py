@@ -3,7 +3,7 @@ public row, what they refuse, and that a person's text stays inert."""
 
 from __future__ import annotations
 
-from leaderboard.uncertainty_compare import GroupFigure
+from leaderboard.statistics.uncertainty_compare import GroupFigure
 from space.pages import compare, entry
 
 ROWS = [

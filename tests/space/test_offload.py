@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from leaderboard.cpu_priority import is_background, threads_in_front
-from leaderboard.errors import Rejected
+from leaderboard.records.errors import Rejected
+from leaderboard.runtime.cpu_priority import is_background, threads_in_front
 from space import offload
 from space.offload import CheckFailed, Offload
 
@@ -67,7 +67,7 @@ def test_a_dead_checking_process_is_an_answer_and_the_next_check_works(checks, f
 
 
 def test_a_drawing_in_the_child_is_the_explorers_own_and_its_refusals_come_back(checks, service, validation_key):
-    from leaderboard.errors import NotFound
+    from leaderboard.records.errors import NotFound
     from space.pages.explorer import Layers, picture
 
     sample, embodiment = next(validation_key.expected_rows())

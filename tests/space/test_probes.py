@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from leaderboard.probing import FEW_ROWS, ProbePair
+from leaderboard.review.probing import FEW_ROWS, ProbePair
 from space.pages.probes import probe_section
 
 

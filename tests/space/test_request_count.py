@@ -15,7 +15,7 @@ from starlette.routing import Route
 from starlette.testclient import TestClient
 
 from leaderboard import Settings
-from leaderboard.pages_first import Gauge
+from leaderboard.runtime.pages_first import Gauge
 from space.request_count import CountRequests
 from space.settings import SpaceSettings
 from tests.space.served_site import Site, free_port, served

@@ -54,7 +54,7 @@ def test_every_variable_the_start_up_reads_has_its_row():
 def test_the_scan_finds_the_reads_outside_the_dataclasses_and_nothing_is_left_undocumented():
     reads = settings_docs.env_reads()
     assert {"NAVITRACE_CACHE", "PAGES_BUSY_FILE", "UPLOADS_PER_MINUTE", "TRUSTED_PROXIES"} <= set(reads)
-    assert reads["PAGES_BUSY_FILE"] == ["leaderboard/worker_process.py"]  # through the constant PAGES_BUSY_ENV
+    assert reads["PAGES_BUSY_FILE"] == ["leaderboard/runtime/worker_process.py"]  # through the constant PAGES_BUSY_ENV
     assert settings_docs.undocumented(reads) == {}
 
 

@@ -13,8 +13,8 @@ from hypothesis import given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
-from leaderboard.uncertainty import scene_totals
-from leaderboard.uncertainty_table import with_uncertainty
+from leaderboard.statistics.uncertainty import scene_totals
+from leaderboard.statistics.uncertainty_table import with_uncertainty
 from space.pages import board, board_csv, entry, standing
 from space.pages.board_ranks import ranked
 from space.pages.board_url import Controls

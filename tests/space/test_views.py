@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from leaderboard.report import Report
+from leaderboard.records.check_report import Report
 from space.pages import views
 from tests.service_fixtures import MAINTAINER, submit
 

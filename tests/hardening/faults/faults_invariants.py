@@ -12,9 +12,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from leaderboard import audit
-from leaderboard.records import FAILED, FINISHED, rows_path, summary_path, upload_path
+from leaderboard.records.entries import FAILED, FINISHED, rows_path, summary_path, upload_path
 from leaderboard.service import Leaderboard
+from leaderboard.storage import audit
 from scoring import score_submission
 from tests.service_fixtures import kept_summary
 
@@ -44,7 +44,7 @@ class Audited:
 
     @classmethod
     def read(cls, service: Leaderboard) -> Audited:
-        return cls(Counter((e.action, e.target) for e in audit.read_entries(service.requests)))
+        return cls(Counter((e.action, e.target) for e in audit.read_audit(service.requests)))
 
     def __call__(self, action: str, target: str) -> int:
         return self.counts[(action, target)]

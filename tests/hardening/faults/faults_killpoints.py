@@ -18,7 +18,7 @@ this launcher wraps the real functions in the child process only, then runs the 
 Before dying the process appends the point to ``FAULTS_KILL_LOG``, so the test tells its own
 kills from the process's.
 
-The app scores in a child process (``leaderboard.worker_process``); the launcher starts that child
+The app scores in a child process (``leaderboard.runtime.worker_process``); the launcher starts that child
 through itself too, so the points of claims, scoring and results fire in the child. There a point
 kills the child alone, once per app: the app restarts its worker, which must finish the job.
 """
@@ -71,7 +71,7 @@ def install(target: str) -> None:
 
 
 def _kill_inside_scoring(target: str) -> None:
-    import leaderboard.worker as worker
+    import leaderboard.jobs.worker as worker
 
     def score_submission(*args, **kwargs):
         die(target)
@@ -148,11 +148,11 @@ def _kill_in_commits(what: str, step: str, target: str) -> None:
 
 
 def _children_through_the_launcher() -> None:
-    import leaderboard.worker_process as worker_process
+    import leaderboard.runtime.worker_process as worker_process
 
     def child_command(parent_pid: int) -> list[str]:
         launcher = str(Path(__file__).resolve())
-        return [sys.executable, launcher, "-m", "leaderboard.worker_process", "--parent", str(parent_pid)]
+        return [sys.executable, launcher, "-m", "leaderboard.runtime.worker_process", "--parent", str(parent_pid)]
 
     worker_process.child_command = child_command
 
@@ -160,7 +160,7 @@ def _children_through_the_launcher() -> None:
 def main(argv: list[str]) -> None:
     global _IN_WORKER_CHILD
     sys.path.insert(0, str(ROOT))
-    _IN_WORKER_CHILD = argv[:2] == ["-m", "leaderboard.worker_process"]
+    _IN_WORKER_CHILD = argv[:2] == ["-m", "leaderboard.runtime.worker_process"]
     install(os.environ.get("FAULTS_KILL_AT", "").strip())
     _children_through_the_launcher()
     if argv[0] == "-m":

@@ -36,7 +36,7 @@ from faults_app import App, NotAcknowledged, Submitter, app_environ, journal_lef
 from faults_invariants import Upload, check_every_submission_finished_once, check_nothing_lost_or_doubled
 
 from leaderboard.config import Settings
-from leaderboard.records import RUNNING
+from leaderboard.records.entries import RUNNING
 from leaderboard.service import Leaderboard
 from scoring.examples import write_example
 from tests.browser.conftest import MAINTAINER

@@ -16,7 +16,7 @@ from faults_disk import BLOCK, FullDisk
 from faults_invariants import Audited, Upload, check_every_submission_finished_once
 
 from leaderboard.config import Settings
-from leaderboard.records import FINISHED, PENDING, summary_path
+from leaderboard.records.entries import FINISHED, PENDING, summary_path
 from leaderboard.service import Leaderboard
 from leaderboard.storage import LocalStorage, StorageError
 from scoring import load_answer_key, score_submission

@@ -12,7 +12,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from leaderboard.errors import Rejected
+from leaderboard.records.errors import Rejected
 from leaderboard.service import Leaderboard
 from tests.hardening.input.input_corpus import CASES, ROWS, TRUTH_ONLY, Case
 

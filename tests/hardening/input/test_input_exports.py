@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from leaderboard.results import rows_download_tsv
+from leaderboard.storage.results import rows_download_tsv
 from scoring.answer_key import Sample
 from scoring.evaluate import FORMULA_STARTS, ROW_COLUMNS, Evaluation, RowResult
 from scoring.row import RowScore

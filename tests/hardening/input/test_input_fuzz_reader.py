@@ -15,8 +15,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from leaderboard.errors import Rejected
-from leaderboard.validation import check_file
+from leaderboard.records.errors import Rejected
+from leaderboard.records.validation import check_file
 from scoring import AnswerKey, SubmissionError, read_submission
 from scoring.cli import main as scoring_main
 from scoring.examples import example_rows

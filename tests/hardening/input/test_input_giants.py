@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from leaderboard.errors import Rejected
+from leaderboard.records.errors import Rejected
 from leaderboard.service import Leaderboard
 from scoring.prediction import Reason
 from tests.hardening.input import input_giants

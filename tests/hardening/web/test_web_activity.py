@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from leaderboard.records import epoch
+from leaderboard.records.entries import epoch
 from leaderboard.service import SubmissionView
 from scoring.summary import Summary
 from space.pages.activity import activity, activity_table

@@ -202,10 +202,13 @@ def test_a_view_in_hand_is_answered_without_a_worker_thread(rows_site, monkeypat
     client = rows_site([_row("a", "submission", 40.0, "Alpha")])
     pages = next(r.endpoint.__self__ for r in client.app.routes if getattr(r, "path", "") == "/")
     pages.services.board.keep_fresh()
-    assert "Alpha" in client.get("/").text  # drawn (in a worker thread) and kept
+    try:
+        assert "Alpha" in client.get("/").text  # drawn (in a worker thread) and kept
 
-    def no_threads(*args, **kwargs):
-        raise AssertionError("a worker thread was used")
+        def no_threads(*args, **kwargs):
+            raise AssertionError("a worker thread was used")
 
-    monkeypatch.setattr("space.public.routes.run_in_threadpool", no_threads)
-    assert "Alpha" in client.get("/").text
+        monkeypatch.setattr("space.public.routes.run_in_threadpool", no_threads)
+        assert "Alpha" in client.get("/").text
+    finally:
+        pages.services.board.close()

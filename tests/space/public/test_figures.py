@@ -4,7 +4,7 @@ what the published table says, for a store written by old code (``tests/space/le
 Each place is read as a reader reads it (the HTML's cells, the CSV's lines, the JSON's values) and checked
 against the table (``published_table() or public_table()``, what ``services.board`` serves): the rows shown,
 every score and interval, and every rank and rank range, worked out here from the table's ``score`` and
-``significantly_better`` by the rule its card states (``leaderboard/table.py``): over the split's unflagged
+``significantly_better`` by the rule its card states (``leaderboard/publishing/table.py``): over the split's unflagged
 submission and reported rows, rank = 1 + the rows scoring higher; range = from 1 + the rows significantly
 better to their number minus the rows significantly worse.
 """

@@ -16,7 +16,7 @@ from starlette.routing import Route
 from starlette.testclient import TestClient
 
 from leaderboard import Leaderboard
-from leaderboard.records import FAILED, Job, job_path
+from leaderboard.records.entries import FAILED, Job, job_path
 from leaderboard.storage.base import HubCallsState, HubFailure
 from space.public.health_route import PATH
 from space.public.health_route import routes as health_routes
@@ -216,9 +216,9 @@ def test_the_board_says_the_queue_and_a_stopped_worker_plainly_without_drawing_a
 
 
 def test_the_line_says_each_state_in_words():
-    from leaderboard.commit_budget import BudgetState, Level
-    from leaderboard.health import Facts, Limits, QueueFacts, assess
-    from leaderboard.worker_pulse import PulseState
+    from leaderboard.runtime.health import Facts, Limits, QueueFacts, assess
+    from leaderboard.runtime.worker_pulse import PulseState
+    from leaderboard.storage.commit_quota import BudgetState, Level
     from space.public.status_line import line
 
     now = 1_800_000_000.0

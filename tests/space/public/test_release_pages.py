@@ -27,8 +27,8 @@ from starlette.testclient import TestClient
 from leaderboard import Leaderboard, Settings
 from space.board_download import routes as csv_routes
 from space.pages import views
-from space.pages.release_book import ReleaseBook
 from space.public import api
+from space.public.release_book import ReleaseBook
 from space.public.routes import routes
 from space.public.shell import Viewer
 from space.services import Services

@@ -15,8 +15,8 @@ from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
 from space.pages import entry
-from space.pages.citation import bibtex, plain
 from space.public import api
+from space.public.citation import bibtex, plain
 from tests.space.public.conftest import column
 
 ORIGIN = "http://testserver"  # the TestClient's address

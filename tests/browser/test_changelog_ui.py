@@ -18,9 +18,11 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
+from benchmarks.pages.audits import axe
 from leaderboard import Leaderboard, Settings
 from scoring import load_answer_key, score_submission
 from scoring.examples import write_example
+from tests.browser.axe_setup import axe_ready
 from tests.browser.conftest import MAINTAINER, RunningApp, shot, start_app, stop_app
 from tests.service_fixtures import DECLARED
 
@@ -169,3 +171,28 @@ def test_the_changes_since_v1_show_old_and_new_figures_side_by_side(chromium, re
     section.scroll_into_view_if_needed()
     _keep(page, f"changes-since-v1-{size[0]}x{size[1]}")
     page.context.close()
+
+
+@SIZES
+def test_axe_finds_nothing_serious_on_the_changelog_and_the_changes_view(chromium, released: Released, size):
+    axe_ready()
+    context = chromium.new_context(
+        viewport={"width": size[0], "height": size[1]}, bypass_csp=True, reduced_motion="reduce"
+    )
+    try:
+        page = context.new_page()
+        found = {}
+        page.goto(f"{released.url}/changelog")
+        expect(page.get_by_role("heading", name="Changelog", level=1)).to_be_visible()
+        found["changelog"] = axe("changelog", page)
+        page.goto(f"{released.url}/?since=v1")
+        expect(page.locator("#leaderboard-table")).to_be_visible()
+        found["changes since v1"] = axe("changes", page)
+        page.goto(f"{released.url}/?release=v1")
+        expect(page.locator("#leaderboard-table")).to_be_visible()
+        found["the v1 board"] = axe("release-v1", page)
+        for name, run in found.items():
+            serious = [(v["id"], v["help"]) for v in run.violations if v["impact"] in ("critical", "serious")]
+            assert not serious, (name, serious)
+    finally:
+        context.close()

@@ -9,9 +9,28 @@ from __future__ import annotations
 import inspect
 import typing
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:
+    from leaderboard import Leaderboard
+    from space.auth import Auth
+    from space.services import Services
 
 Outputs = TypeVar("Outputs")
+
+
+class OnServices:
+    """A tab's state over the app's services (its dataclass holds ``services``), with the two it asks for most."""
+
+    services: Services
+
+    @property
+    def service(self) -> Leaderboard:
+        return self.services.leaderboard
+
+    @property
+    def auth(self) -> Auth:
+        return self.services.auth
 
 
 def bound(handler: Callable[..., Outputs], state: object) -> Callable[..., Outputs]:

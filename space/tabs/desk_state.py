@@ -20,8 +20,8 @@ from leaderboard.records import Split
 from leaderboard.review import ProbeFinder, decision_text, finished_tests
 from leaderboard.service import SubmissionView
 from leaderboard.storage import read_flags
-from space.auth import Auth
 from space.errors import describe, shown
+from space.handlers import OnServices
 from space.pages import desk_copies, desk_detail, views
 from space.pages.activity import activity_table
 from space.pages.desk_reported import choices as reported_choices
@@ -36,7 +36,7 @@ Choices = list[tuple[str, str]]
 
 
 @dataclass(frozen=True)
-class DeskState:
+class DeskState(OnServices):
     """What the desk's handlers work with."""
 
     services: Services
@@ -52,14 +52,6 @@ class DeskState:
         # has checked that ``by`` is a maintainer.
         probes = ProbeFinder(lambda submission_id: service.rows(submission_id))
         return cls(services, probes, health or desk_health.refresher(services), page)
-
-    @property
-    def service(self) -> Leaderboard:
-        return self.services.leaderboard
-
-    @property
-    def auth(self) -> Auth:
-        return self.services.auth
 
 
 def load(state: DeskState, picked: str | None, by: str) -> list:

@@ -19,8 +19,8 @@ from leaderboard import Leaderboard, SubmissionView
 from leaderboard.publishing import shareable
 from leaderboard.records import APPROVAL_PENDING, JobStatus, ReviewDecision, Split
 from leaderboard.storage import rows_download_tsv
-from space.auth import Auth
 from space.errors import shown
+from space.handlers import OnServices
 from space.pages import entry, standing, views
 from space.public.release_book import ReleaseBook
 from space.services import Services
@@ -40,7 +40,7 @@ Checked = tuple[int, float, list[str]]  # (outcome count, monotonic time, ids wa
 
 
 @dataclass(frozen=True)
-class MineState:
+class MineState(OnServices):
     """What My submissions' handlers share: the services, and the releases' boards the rescore notes compare."""
 
     services: Services
@@ -49,14 +49,6 @@ class MineState:
     @classmethod
     def create(cls, services: Services) -> MineState:
         return cls(services, ReleaseBook(services.leaderboard))
-
-    @property
-    def service(self) -> Leaderboard:
-        return self.services.leaderboard
-
-    @property
-    def auth(self) -> Auth:
-        return self.services.auth
 
 
 def skipped() -> Outputs:

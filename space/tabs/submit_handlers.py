@@ -14,11 +14,11 @@ from typing import Any
 
 import gradio as gr
 
-from leaderboard import Leaderboard, Rejected
+from leaderboard import Rejected
 from leaderboard.jobs import Quota, Receipt
 from leaderboard.records import Split
-from space.auth import Auth
 from space.errors import describe, shown
+from space.handlers import OnServices
 from space.limits import RateLimit
 from space.pages import about, views
 from space.services import Services
@@ -65,7 +65,7 @@ class CheckTurns:
 
 
 @dataclass(frozen=True)
-class SubmitState:
+class SubmitState(OnServices):
     """What the Submit tab's handlers share: the services, the uploads users hold, the check turns."""
 
     services: Services
@@ -77,14 +77,6 @@ class SubmitState:
     def create(cls, services: Services, uploads: Uploads | None = None) -> SubmitState:
         hub = services.leaderboard.settings.hub_benchmark_dataset is not None
         return cls(services, uploads or Uploads(), CheckTurns(services.space.checks_per_minute), hub)
-
-    @property
-    def service(self) -> Leaderboard:
-        return self.services.leaderboard
-
-    @property
-    def auth(self) -> Auth:
-        return self.services.auth
 
     @property
     def limit(self) -> int:

@@ -28,6 +28,11 @@ events must stay bounded there too. Each item names the Gradio attribute it reli
    ``launch()`` does and ``mount_gradio_app`` does not: a forged file input naming a server path was read.
    ``tests/hardening/web/test_web_traversal.py`` and ``tests/browser/test_http.py`` hold it.
 
+7. **Gradio's own helpers outside its ``gr`` namespace**: ``gradio.oauth.attach_oauth`` (the Hugging Face
+   sign-in's routes on a Space, at the site's root), ``gradio.utils.get_upload_folder`` (where uploads are kept,
+   to clean them) and ``gradio.processing_utils.save_pil_to_cache`` (the Explorer's picture saved where Gradio
+   serves files): ``attach_hf_sign_in``, ``upload_folder``, ``save_picture``.
+
 Gradio's analytics of past events (a pandas summary after *every* event, up to 10,000 kept) is turned down
 with its own settings, ``GRADIO_ANALYTICS_CACHE_FREQUENCY`` and ``GRADIO_ANALYTICS_MAX_EVENTS``
 (``QUIET_ANALYTICS``, set by ``app.main`` before any Blocks exists).
@@ -48,6 +53,28 @@ from gradio.state_holder import StateHolder
 from gradio.utils import LRUCache
 
 log = logging.getLogger(__name__)
+
+
+def attach_hf_sign_in(app: Any) -> None:
+    """Gradio's Hugging Face OAuth routes and session on ``app`` (what ``launch()`` does on a Space)."""
+    from gradio.oauth import attach_oauth
+
+    attach_oauth(app)
+
+
+def upload_folder() -> str:
+    """Where Gradio keeps uploaded files (``GRADIO_TEMP_DIR``)."""
+    from gradio.utils import get_upload_folder
+
+    return get_upload_folder()
+
+
+def save_picture(image: Any, cache_dir: str, format: str) -> str:
+    """``image`` saved in ``cache_dir`` as Gradio saves an image it serves; the path."""
+    from gradio.processing_utils import save_pil_to_cache
+
+    return save_pil_to_cache(image, cache_dir=cache_dir, format=format)
+
 
 SWEEP_S = 5.0  # how often closed visits and delivered events' sets are dropped
 QUIET_ANALYTICS = {

@@ -227,6 +227,6 @@ def _picture(  # noqa: ANN202
     drawn = picture(_keys.public(Split.VALIDATION), sample_id, embodiment, prediction, layers, baseline_raw)  # type: ignore[arg-type]
     if save_in is None:
         return drawn
-    from gradio.processing_utils import save_pil_to_cache
+    from space.gradio_internals import save_picture
 
-    return dataclasses.replace(drawn, image=save_pil_to_cache(drawn.image, cache_dir=save_in, format=IMAGE_FORMAT))
+    return dataclasses.replace(drawn, image=save_picture(drawn.image, save_in, IMAGE_FORMAT))

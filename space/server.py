@@ -36,7 +36,14 @@ from leaderboard.runtime import Gauge
 from scoring import MAX_FILE_BYTES
 from space.auth import local_session, sign_in_routes, viewer_of
 from space.board_download import routes as board_routes
-from space.gradio_internals import bound_visits, check_files, keep_safe, pending_counter, unread_forgetter
+from space.gradio_internals import (
+    attach_hf_sign_in,
+    bound_visits,
+    check_files,
+    keep_safe,
+    pending_counter,
+    unread_forgetter,
+)
 from space.guard import DESK_PATH, WORKSPACE_PATH, Door, Guard, Keeper, load_events
 from space.long_lived import freeze_long_lived
 from space.public.api import routes as api_routes
@@ -124,9 +131,7 @@ def _sessions(app: FastAPI, space: SpaceSettings) -> None:
     """The signed session: on a Space, Gradio's OAuth routes and session, at the site's root where the Hub's
     redirect comes back (``/login/callback``); elsewhere the local development sign-in's."""
     if space.on_space:
-        from gradio.oauth import attach_oauth
-
-        attach_oauth(app)
+        attach_hf_sign_in(app)
     else:
         session = local_session()
         app.add_middleware(session.cls, *session.args, **session.kwargs)

@@ -24,7 +24,7 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from gradio.utils import get_upload_folder
+from space.gradio_internals import upload_folder
 
 log = logging.getLogger(__name__)
 CLAIMS = ".claimed"  # inside the upload folder: same file system (a hard link is free), never served by Gradio
@@ -50,7 +50,7 @@ class Claim:
 
 class Uploads:
     def __init__(self, folder: str | Path | None = None) -> None:
-        self.folder = Path(folder or get_upload_folder()).resolve()
+        self.folder = Path(folder or upload_folder()).resolve()
         self._held: dict[str, Claim] = {}  # user -> their checked (or being checked), not yet submitted file
         self._lock = threading.Lock()
 

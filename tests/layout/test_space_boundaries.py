@@ -15,14 +15,12 @@ from pathlib import Path
 from tests.layout.imports import ROOT, imports, module_files, top_packages
 
 GRADIO = {"gradio", "gradio_client"}
-# What imports Gradio's own modules (anything under ``gradio.``, not its public ``gr`` namespace): the internals
-# the site still needs live in ``space/gradio_internals.py``; the others are named here, each with why.
+# What imports Gradio's own modules (anything under ``gradio.``, not its public ``gr`` namespace): one module,
+# ``space/gradio_internals.py``, which says why for each; no other product module touches them.
 GRADIO_MODULES = {
-    "space.gradio_internals": {"gradio.queueing", "gradio.state_holder", "gradio.utils"},  # the module for them
-    "space.server": {"gradio.oauth"},  # the Hugging Face sign-in's routes on a Space (attach_oauth)
-    "space.uploads": {"gradio.utils"},  # where Gradio keeps uploads (get_upload_folder), to clean them
-    "space.offload": {"gradio.processing_utils"},  # the Explorer's picture saved where Gradio serves files
-}
+    "space.gradio_internals": {"gradio.queueing", "gradio.state_holder", "gradio.utils", "gradio.oauth",
+                               "gradio.processing_utils"},  # the one module for them, each with why
+}  # fmt: skip
 
 
 def _reached(start: Iterable[str], edges: dict[str, set[str]]) -> dict[str, list[str]]:

@@ -13,6 +13,16 @@ DEMO_SAMPLES = 6
 DEMO_SIZE = (96, 72)
 
 
+@pytest.fixture(autouse=True)
+def audit_order_of_this_test_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The audit log orders one process's entries by the latest stamp it made (``storage/audit.py``): a test whose
+    fake clock runs days ahead would otherwise push every later test's real-time entries after another
+    process's (an app's), and read the log out of order."""
+    from leaderboard.storage import audit
+
+    monkeypatch.setattr(audit, "_last", 0.0)
+
+
 @pytest.fixture(scope="session")
 def demo_dataset(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from synthetic import write_demo_dataset

@@ -41,7 +41,6 @@ import json
 import os
 import re
 import secrets
-import socket
 import sys
 import tempfile
 import threading
@@ -65,6 +64,7 @@ from scoring import load_answer_key  # noqa: E402
 from scoring.examples import write_example  # noqa: E402
 from tests.hardening.input.input_giants import huge_raw_response, worst_case_traces  # noqa: E402
 from tests.hardening.web.slow_hub import SlowHub  # noqa: E402
+from tests.hardening.web.trickle import trickle  # noqa: E402
 
 ATTACKS = [
     "ReDoS",
@@ -299,33 +299,15 @@ def slow_bodies(url: str, until: float, senders: int = 4) -> Attack:
     answer); each sender a new user, so that the per-user upload limit is not what ends it."""
     attack = Attack(f"{senders} slow bodies (a byte every 2 s) on the scripted route")
     host, port = httpx.URL(url).host, httpx.URL(url).port
-    part = 'Content-Disposition: form-data; name="file"; filename="p.tsv"\r\nContent-Type: text/plain\r\n\r\n'
     count = iter(range(10**6))
 
-    def trickle(i: int) -> str:
-        with socket.create_connection((host, port), timeout=120) as sock:
-            head = (
-                f"POST /script-api/submit HTTP/1.1\r\nHost: {host}:{port}\r\n"
-                f"Authorization: Bearer hf_user_trickler{i}x{next(count)}_xx\r\n"
-                "Content-Type: multipart/form-data; boundary=b\r\nContent-Length: 200000\r\n\r\n"
-                f"--b\r\n{part}"
-            )
-            sock.sendall(head.encode())
-            sock.settimeout(2.0)
-            answer = b""
-            while time.monotonic() < until + 60 and b"\r\n\r\n" not in answer:
-                try:
-                    sock.sendall(b"x")
-                    answer += sock.recv(4096)
-                except TimeoutError:
-                    continue
-                except OSError:
-                    break
+    def one(i: int) -> str:
+        answer = trickle(host, port, f"hf_user_trickler{i}x{next(count)}_xx", 2.0, until + 60)
         return answer.split(b"\r\n", 1)[0].decode(errors="replace")[:40] or "no answer"
 
     def sender(i: int) -> None:
         while time.monotonic() < until:
-            timed(attack, functools.partial(trickle, i))
+            timed(attack, functools.partial(one, i))
 
     with ThreadPoolExecutor(senders) as pool:
         list(pool.map(sender, range(senders)))

@@ -21,6 +21,7 @@ import pytest
 from tests.browser.conftest import RunningApp, start_app, stop_app
 from tests.hardening.web import web_api
 from tests.hardening.web.slow_hub import SlowHub
+from tests.hardening.web.trickle import trickle
 from tests.hardening.web.web_seed import Files, receipt_id, submit
 
 REAL = "203.0.113.7"  # the caller's real address, which the proxy appends
@@ -256,34 +257,14 @@ def test_a_scripted_submission_whose_file_trickles_is_cut_at_its_deadline_and_fr
     """Before: two bodies announced at 200 KB, sent a byte every 2 s with a valid token, held both of the scripted
     route's slots for ever; now each is answered 408 once its deadline passes, and an honest one goes through."""
     port = int(app.url.rsplit(":", 1)[1])
-    part = 'Content-Disposition: form-data; name="file"; filename="p.tsv"\r\nContent-Type: text/plain\r\n\r\n'
     answers: list[bytes] = []
 
-    def trickle(i: int) -> None:
-        with socket.create_connection(("127.0.0.1", port), timeout=60) as sock:
-            head = (
-                f"POST /script-api/submit HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
-                f"Authorization: Bearer hf_user_trickler{i}_xx\r\nX-Forwarded-For: x, 192.0.2.{60 + i}\r\n"
-                "Content-Type: multipart/form-data; boundary=b\r\nContent-Length: 200000\r\n\r\n"
-                f"--b\r\n{part}"
-            )
-            sock.sendall(head.encode())
-            sock.settimeout(1.0)
-            answer = b""
-            for _ in range(60):  # a byte a second: BODY_DEADLINE_S=2, +3 s for 200 KB
-                try:
-                    sock.sendall(b"x")
-                    answer += sock.recv(4096)
-                except TimeoutError:
-                    continue
-                except OSError:
-                    break
-                if b"\r\n\r\n" in answer:
-                    break
-            answers.append(answer)
+    def trickle_one(i: int) -> None:  # a byte a second: BODY_DEADLINE_S=2, +3 s for 200 KB; 60 s at most
+        token, forwarded = f"hf_user_trickler{i}_xx", f"x, 192.0.2.{60 + i}"
+        answers.append(trickle("127.0.0.1", port, token, 1.0, time.monotonic() + 60, forwarded))
 
     with ThreadPoolExecutor(2) as pool:
-        list(pool.map(trickle, range(2)))
+        list(pool.map(trickle_one, range(2)))
     assert all(a.startswith(b"HTTP/1.1 408") for a in answers), [a[:80] for a in answers]
     honest = script_submit(app.url, "hf_user_honest_xx", forwarded("x", real="192.0.2.70"))
     assert honest.status_code in (200, 400), honest.text[:300]  # the slots are free: the file itself is judged

@@ -31,6 +31,7 @@ def test_what_is_alive_is_frozen_and_garbage_is_collected_first(enabled):
     garbage.me = garbage  # a cycle: only the collector frees it
     del garbage
     frozen = long_lived.freeze_long_lived("a test")
-    assert frozen == gc.get_freeze_count() > 0
+    # Frozen objects that other threads drop are freed all the same, so the count may only shrink after the call.
+    assert 0 < gc.get_freeze_count() <= frozen
     assert not any(type(o) is Node and o is not kept for o in gc.get_objects())  # the cycle went before the freeze
     assert all(o is not kept for o in gc.get_objects())  # kept is frozen: no collection walks it any more

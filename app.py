@@ -1,10 +1,10 @@
-"""The NaviTrace leaderboard Space: wiring only (the site in ``space/server.py``, the public pages in
+"""The NaviTrace leaderboard Space: wiring only (the site in ``space/web/server.py``, the public pages in
 ``space/public``, the signed-in Gradio tabs in ``space/tabs``, the service in ``leaderboard/``, the metric in
 ``scoring/``).
 
     python app.py        # serves on GRADIO_SERVER_PORT (default 7860), GRADIO_SERVER_NAME (default 127.0.0.1)
 
-Settings come from the environment once, here (``leaderboard.Settings``, ``space.settings.SpaceSettings``).
+Settings come from the environment once, here (``leaderboard.Settings``, ``space.web.settings.SpaceSettings``).
 Scoring runs in a child process the app starts, supervises and stops (``leaderboard.runtime.worker_process``);
 APScheduler asks it for a round every ``SCORE_INTERVAL_S``, and a submission wakes it at once.
 """
@@ -20,11 +20,16 @@ import gradio as gr
 
 from leaderboard import Settings
 from leaderboard.runtime import PAGES_BUSY_ENV, WorkerProcess, start_hub_jobs, start_worker
-from space import gradio_internals, long_lived, tabs
-from space.pages import about
-from space.server import build_app, serve
-from space.services import Services
-from space.settings import SpaceSettings
+from space.desk import tab as desk
+from space.explorer import tab as explorer
+from space.site import words
+from space.submit import my_submissions
+from space.submit import tab as submit
+from space.web import long_lived
+from space.web.server import build_app, serve
+from space.web.services import Services
+from space.web.settings import SpaceSettings
+from space.workspace import gradio_internals
 
 log = logging.getLogger("app")
 
@@ -35,13 +40,13 @@ def build_workspace(services: Services) -> gr.Blocks:
     """The signed-in work, one Gradio page at ``/submit`` (``?tab=mine``, ``?tab=explorer`` open those tabs);
     the header is the one every page shares, filled in for the caller on load."""
     auth = services.auth
-    with gr.Blocks(title=f"{about.TITLE}: submit", analytics_enabled=False, delete_cache=(1800, 3600)) as demo:
+    with gr.Blocks(title=f"{words.TITLE}: submit", analytics_enabled=False, delete_cache=(1800, 3600)) as demo:
         header = gr.HTML(auth.header(None, "submit"), elem_id="identity-bar", padding=False)
         # "wrap": every tab in sight on a phone, none behind "⋯".
         with gr.Tabs(elem_id="tabs", overflow_behavior="wrap") as tab_set:
-            tabs.submit.build(services, demo)
-            tabs.my_submissions.build(services, demo)
-            tabs.explorer.build(services, demo)
+            submit.build(services, demo)
+            my_submissions.build(services, demo)
+            explorer.build(services, demo)
 
         def opened(profile: gr.OAuthProfile | None, request: gr.Request):
             wanted = str(request.query_params.get("tab") or "submit") if request else "submit"
@@ -55,7 +60,7 @@ def build_workspace(services: Services) -> gr.Blocks:
 
 def build_desk(services: Services) -> gr.Blocks:
     """The maintainers' desk, a Gradio page of its own at ``/maintainers``."""
-    return tabs.maintainers.build(services)
+    return desk.build(services)
 
 
 def main(environ: dict[str, str] | None = None) -> None:
@@ -68,7 +73,7 @@ def main(environ: dict[str, str] | None = None) -> None:
     environ = dict(os.environ if environ is None else environ)
     space = SpaceSettings.from_env(environ)
     settings = Settings.from_env(environ)
-    long_lived.enable()  # this process is the app: what lives at start-up is frozen (space/long_lived.py)
+    long_lived.enable()  # this process is the app: what lives at start-up is frozen (space/web/long_lived.py)
     for name, value in gradio_internals.QUIET_ANALYTICS.items():  # read by Gradio's queue when a Blocks is made
         os.environ.setdefault(name, value)
     services = Services.create(settings, space)

@@ -8,7 +8,7 @@ Prints, with the targets (2-core machine):
 1. app start to first served page on the embedded default from an empty LEADERBOARD_HOME (<= 15 s),
    and to the synthetic data being ready (generated in the background on first start);
 2. page ready on loopback: a fresh browser context until the leaderboard table shows (<= 3 s);
-3. the leaderboard with 1,000 entries drawn server-side: the board page's body (``space/public``), its JSON
+3. the leaderboard with 1,000 entries drawn server-side: the board page's body (``space/board/page.py``), its JSON
    and its CSV in-process, and the running app's board, views of it, ``/api/board`` and the CSV over HTTP,
    the first request (drawn) and again (drawn once per results version: kept) (<= 300 ms);
 4. UI responsiveness (``GET /`` and ``GET /api/board`` latency) while test-split-size submissions are
@@ -40,11 +40,11 @@ from scoring import load_answer_key  # noqa: E402
 from scoring.examples import write_example  # noqa: E402
 from scoring.penalty_table import EMBODIMENTS  # noqa: E402
 from scoring.summary import Summary  # noqa: E402
-from space.pages import board_csv  # noqa: E402
-from space.pages.board_cache import Snapshot  # noqa: E402
-from space.pages.board_url import from_query  # noqa: E402
-from space.public import board_page  # noqa: E402
-from space.public.api import board_json  # noqa: E402
+from space.board import csv_rows  # noqa: E402
+from space.board import page as board_page  # noqa: E402
+from space.board.cache import Snapshot  # noqa: E402
+from space.board.controls import from_query  # noqa: E402
+from space.site.api import board_json  # noqa: E402
 from tests.conftest import BROWSER as CHROMIUM  # noqa: E402
 from tests.conftest import BROWSER_ARGS as CHROMIUM_ARGS  # noqa: E402
 
@@ -192,7 +192,7 @@ def render_in_process() -> None:
         times = _repeat(lambda c=controls: board_page.board_body(snapshot, c), 20)
         print(f"3. 1,000 entries, the board page's body ({label}): median {1000 * statistics.median(times):6.1f} ms")
     json_ms = 1000 * statistics.median(_repeat(lambda: json.dumps(board_json(snapshot, "test")), 10))
-    csv_ms = 1000 * statistics.median(_repeat(lambda: board_csv.csv_bytes(snapshot.rows, "test"), 10))
+    csv_ms = 1000 * statistics.median(_repeat(lambda: csv_rows.csv_bytes(snapshot.rows, "test"), 10))
     print(
         f"   JSON of the 1,000 entries: median {json_ms:6.1f} ms; CSV: median {csv_ms:6.1f} ms   "
         "(target for the table <= 300 ms)"

@@ -85,7 +85,7 @@ LAYERS = [
     "Predicted trace",
     "Penalty region edges",
     "Penalty regions filled (by cost)",
-]  # space/tabs/explorer.LAYERS: every layer drawn
+]  # space/explorer/tab.LAYERS: every layer drawn
 
 
 @dataclass

@@ -46,7 +46,7 @@ from leaderboard.storage import CommitLimitReached  # noqa: E402
 from leaderboard.storage.commit_log import HOUR_S, HUB_COMMITS_PER_HOUR, CommitQuota  # noqa: E402
 from scoring import load_answer_key  # noqa: E402
 from scoring.examples import write_example  # noqa: E402
-from space.errors import describe  # noqa: E402
+from space.workspace.errors import describe  # noqa: E402
 from synthetic import write_demo_dataset  # noqa: E402
 from tests.hub.clients import point_clients_at  # noqa: E402
 from tests.hub.conftest import BOSS, BOSS_TOKEN, ORG  # noqa: E402

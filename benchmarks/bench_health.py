@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/bench_health.py                      # 2,000 GETs and 2,000 HEADs, 40 submissions
     .venv/bin/python benchmarks/bench_health.py --requests 5000 --submissions 200
 
-Serves the whole site (``space.server.build_app``: the guard, the session, the security headers, gzip) in this
+Serves the whole site (``space.web.server.build_app``: the guard, the session, the security headers, gzip) in this
 process on a free port, over a store seeded with ``--submissions`` files (the first tenth scored, the rest
 waiting) of a small synthetic dataset, and a scoring pulse that has run a round. Then prints:
 
@@ -35,10 +35,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from leaderboard import Leaderboard, Settings  # noqa: E402
-from space import gradio_internals  # noqa: E402
-from space.public import status_line  # noqa: E402
-from space.services import Services  # noqa: E402
-from space.settings import SpaceSettings  # noqa: E402
+from space.board import status_line  # noqa: E402
+from space.web.services import Services  # noqa: E402
+from space.web.settings import SpaceSettings  # noqa: E402
+from space.workspace import gradio_internals  # noqa: E402
 from tests.space.served_site import free_port, served  # noqa: E402
 
 
@@ -104,10 +104,10 @@ def _seeded(folder: Path, submissions: int) -> tuple[Services, Settings]:
 
 
 def _board_body(services: Services) -> str:
-    from space.pages.board_url import Controls
-    from space.public import board_page
+    from space.board import page
+    from space.board.controls import Controls
 
-    return board_page.board_body(services.board.snapshot(), Controls())
+    return page.board_body(services.board.snapshot(), Controls())
 
 
 def _timed(call: Callable[[], object], count: int) -> list[float]:

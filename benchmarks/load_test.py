@@ -63,7 +63,7 @@ from leaderboard.records.entries import epoch  # noqa: E402
 from scoring import load_answer_key  # noqa: E402
 from scoring.examples import write_example  # noqa: E402
 
-POLL_S = 3.0  # as often as the My submissions page reads the store while waiting (space/tabs/my_submissions.FULL_S)
+POLL_S = 3.0  # as often as the My submissions page reads the store while waiting (space/submit/my_submissions.FULL_S)
 REQUEST_THREAD = "AnyIO worker thread"  # where Gradio runs synchronous event handlers
 TARGET_IDLE_P95_S = 0.050  # the board's p95 idle, 50 viewers
 TARGET_RATIO = 1.2  # p50 and p95 while the files score, against idle
@@ -196,8 +196,9 @@ def run(
             "REQUEST_PROBE_OUT": str(request_probe or ""),
             "STEP_PROBE_OUT": str(step_probe or ""),
         }
-    # The viewers are many people at one address (loopback); the per-client limit on anonymous calls (space/guard.py)
-    # counts Gradio events, which the plain board never sends: the app runs with every limit as deployed.
+    # The viewers are many people at one address (loopback); the per-client limit on anonymous calls
+    # (space/web/guard.py) counts Gradio events, which the plain board never sends: the app runs with every limit
+    # as deployed.
     app = App(home, REQUESTS_REPO="", RESULTS_REPO="", **env)
     result, stop = Result(uploads), threading.Event()
     result.app_pid = app.process.pid

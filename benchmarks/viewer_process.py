@@ -9,7 +9,7 @@ else, so the other load of a benchmark (uploads, attacks) never shares their int
 between a viewer's loads is drawn at random around ``think_s`` (``THINK_SPREAD``), as people's pauses
 vary.
 
-What a viewer does is what a browser does with the board (``space/public``): ``GET /`` (plain HTML, drawn
+What a viewer does is what a browser does with the board (``space/site/routes.py``): ``GET /`` (plain HTML, drawn
 once per results version), then the page's own files (its stylesheet, its script, its icon: the
 ``<link>`` and ``<script>`` of the page's head), fetched together as a browser's preload scanner does,
 through a small HTTP cache that follows the answers' ``Cache-Control`` and validators (``Browser``):

@@ -7,7 +7,7 @@ generation 1; counted after the collection, outside its timing). The app's child
 drawings) inherit the variables and write to the same file: the pid tells them apart.
 With ``REQUEST_PROBE_OUT`` (``--request-probe``), every HTTP request appends
 ``<monotonic start> <seconds to its last byte> <method> <path>``, timed at the app's outermost middleware
-(``space.guard.Door``), so the benchmark can tell the server's time from the client's.
+(``space.web.guard.Door``), so the benchmark can tell the server's time from the client's.
 With ``STEP_PROBE_OUT`` (``--step-probe``), each step of a Gradio event appends
 ``<monotonic start> <seconds> <step> <api name>``: the whole event (``process_events``), its processing
 (``process_api``), and within it ``preprocess_data``, the handler (``call_function``), ``postprocess_data``.
@@ -82,9 +82,9 @@ if _REQUEST_OUT:
         door.__call__ = __call__
 
     def _when_imported() -> None:  # the app imports its guard later than this file runs: wait for it
-        while "space.guard" not in sys.modules or not hasattr(sys.modules["space.guard"], "Door"):
+        while "space.web.guard" not in sys.modules or not hasattr(sys.modules["space.web.guard"], "Door"):
             time.sleep(0.05)
-        _time_requests(sys.modules["space.guard"].Door)
+        _time_requests(sys.modules["space.web.guard"].Door)
 
     threading.Thread(target=_when_imported, name="request-probe", daemon=True).start()
 

@@ -4,7 +4,7 @@
         --split test --model "My VLM" --publish
 
 One ``POST {space}/script-api/submit`` (multipart: the file and the form), authorised by
-``Authorization: Bearer <token>``; the Space asks the Hub whose token it is (``space/script_api.py``).
+``Authorization: Bearer <token>``; the Space asks the Hub whose token it is (``space/web/script_api.py``).
 The token is read from ``HF_TOKEN``, never from the command line,
 where other users of the machine could see it in the process list. Exit status as ``submit``'s:
 0 submitted (the id is the last line), 2 refused by the Space (its message on stderr), 1 could not ask.
@@ -19,7 +19,7 @@ from pathlib import Path
 from leaderboard.cli.commands import declarations
 from leaderboard.records import LeaderboardError, Rejected
 
-PATH = "/script-api/submit"  # space.guard.SCRIPT_SUBMIT: the contract between this client and the Space
+PATH = "/script-api/submit"  # space.web.guard.SCRIPT_SUBMIT: the contract between this client and the Space
 TIMEOUT_S = 300.0  # a 64 MB upload on a slow line, and the Space's check of it
 FIELDS = {  # flag -> form field, the names of ``submit``'s flags
     "model": "model",

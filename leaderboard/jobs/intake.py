@@ -108,7 +108,7 @@ class Intake:
         self.keys = keys
         self.clock = clock
         # Who reads and checks a file: here by default; the web app hands it to a checking process
-        # (``space/offload.py``) so a burst of submissions never holds the pages' interpreter.
+        # (``space/web/offload.py``) so a burst of submissions never holds the pages' interpreter.
         self.checker: Checker = lambda data, split: checked_upload(data, split, self.keys)
 
     def validate(self, data: bytes, split: str) -> Report:

@@ -16,7 +16,7 @@
   request opened with my own Hugging Face token (OAuth, scope ``write-discussions``), under my name: the
   way to share a result on a repo the Space will not speak on (``leaderboard/publishing/hub_eval.py``).
 
-The caller's identity comes from the web session (``space/auth.py``), never from a form; every
+The caller's identity comes from the web session (``space/web/auth.py``), never from a form; every
 method refuses another user's submission with ``NotAuthorised`` (maintainers act through
 ``moderation``, not here). Each change lands with its audit entry in one commit.
 """

@@ -16,7 +16,7 @@ product for every entry and every resample, no Python loop over resamples.
 The interval is the percentile interval (2.5% and 97.5% quantiles of the resampled statistic);
 the rank range the same quantiles of the entry's rank (1 = best, ties share the better rank).
 ``significantly_better`` is the paired one-sided 95% test between entries on the same resamples:
-the board's rank ranges and upper-bound ranks are counted from it (``space/pages/board_ranks.py``),
+the board's rank ranges and upper-bound ranks are counted from it (``space/board/ranks.py``),
 as LMArena's "Rank (UB)" is, so that they contain the rank in any view.
 Pure numpy: no storage here (``uncertainty_table`` reads the private store).
 """

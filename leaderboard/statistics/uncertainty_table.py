@@ -11,7 +11,7 @@ gets no interval, and reported and baseline rows, which have no per-row scores, 
 the split's rows significantly better than it (``uncertainty.significantly_better``: one-sided 95% on
 the same paired resamples); an entry without an interval (a withheld score, no per-row scores) is in
 no list and gets ``None``, so nothing is said about a figure the summary withholds. The board counts
-ranks and rank ranges from it over whichever entries a view ranks (``space/pages/board_ranks.py``).
+ranks and rank ranges from it over whichever entries a view ranks (``space/board/ranks.py``).
 """
 
 from __future__ import annotations

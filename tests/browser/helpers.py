@@ -21,7 +21,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from leaderboard.publishing.table import TABLE_PATH, table_bytes
 from leaderboard.storage.base import INTERNAL
 from leaderboard.storage.local import LocalStorage
-from space.tabs.submit_declarations import BEST_OF_LABEL
+from space.submit.declarations import BEST_OF_LABEL
 from tests.browser.conftest import START_TIMEOUT_S, RunningApp, start_app, stop_app
 
 LONG_MS = 90_000  # scoring in the background: a few seconds here, generous for a busy CI machine

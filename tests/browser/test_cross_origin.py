@@ -3,7 +3,7 @@
 A page on another port of 127.0.0.1 is same-site with the app (ports do not count), so the
 session cookie (SameSite=Lax) goes with its requests, and Gradio's own CORS answer allowed any
 loopback Origin with credentials. A sandboxed frame sends ``Origin: null``; a DNS-rebound name
-sends its own ``Host``. Each is refused by the door (space/guard.py) with 403 and the reason;
+sends its own ``Host``. Each is refused by the door (space/web/guard.py) with 403 and the reason;
 the victim's browser stays as it was, and nothing changes in the store.
 """
 
@@ -54,7 +54,7 @@ def test_a_sandboxed_frame_cannot_sign_the_browser_in(new_page, app: RunningApp)
     page = new_page()
     page.goto(elsewhere.url)
     # The door refuses the post (its log says so); the refusal itself is not shown inside another site's frame
-    # (frame-ancestors: space/security_headers.py), so the log is where to read it.
+    # (frame-ancestors: space/web/security_headers.py), so the log is where to read it.
     refused = "refused POST /local-auth/sign-in: Origin 'null' (a sandboxed frame, a local file or a redirect"
     expect(page.frame_locator("iframe").locator("body")).not_to_contain_text("Signed in")
     deadline = time.monotonic() + 30

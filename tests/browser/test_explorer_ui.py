@@ -17,7 +17,7 @@ from playwright.sync_api import Page, expect
 from leaderboard import Leaderboard, Settings
 from scoring import load_answer_key
 from scoring.examples import write_example
-from space.pages.explorer import CHARGED, PENALTY, PENALTY_BANDS, PREDICTION, TRUTH, TRUTH_OTHER
+from space.explorer.picture import CHARGED, PENALTY, PENALTY_BANDS, PREDICTION, TRUTH, TRUTH_OTHER
 from synthetic import write_demo_dataset
 from tests.browser.conftest import RunningApp, page_maker, shot, start_app, stop_app
 from tests.browser.helpers import LONG_MS, choose, coloured_pixels, open_tab, picture_drawn, scored, scrolled, sign_in

@@ -36,7 +36,7 @@ from tests.browser.helpers import (
 from tests.service_fixtures import DECLARED
 
 pytestmark = pytest.mark.browser
-PREDICTION_BLUE = (37, 99, 235)  # space.pages.explorer.PREDICTION
+PREDICTION_BLUE = (37, 99, 235)  # space.explorer.picture.PREDICTION
 
 
 @pytest.fixture(scope="module")

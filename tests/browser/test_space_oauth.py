@@ -32,7 +32,7 @@ pytestmark = pytest.mark.browser
 EVIL = "https://evil.example"
 DESK = "/maintainers"  # the maintainers' desk: a page (and API) of its own
 WORKSPACE = "/submit"  # Submit, My submissions and the Explorer: the signed-in Gradio page
-SIGN_IN = "Sign in with Hugging Face"  # the shared header's link (space/public/shell.py)
+SIGN_IN = "Sign in with Hugging Face"  # the shared header's link (space/site/shell.py)
 
 
 @pytest.fixture(scope="module")

@@ -20,9 +20,9 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from leaderboard import Leaderboard, Settings
-from space import gradio_internals
-from space.services import Services
-from space.settings import SpaceSettings
+from space.web.services import Services
+from space.web.settings import SpaceSettings
+from space.workspace import gradio_internals
 from tests.browser.conftest import RunningApp
 from tests.browser.helpers import wait_until
 from tests.service_fixtures import MAINTAINER, submit

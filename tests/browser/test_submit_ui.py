@@ -17,7 +17,7 @@ from playwright.sync_api import Page, expect
 from leaderboard import Leaderboard, Settings
 from scoring import load_answer_key
 from scoring.examples import write_example
-from space.tabs.submit_declarations import BEST_OF_LABEL, BEYOND_LABEL, TRAINED_LABEL
+from space.submit.declarations import BEST_OF_LABEL, BEYOND_LABEL, TRAINED_LABEL
 from tests.browser.conftest import MAINTAINER, SHOTS, RunningApp, shot
 from tests.browser.helpers import LONG_MS, open_tab, scored, sign_in, upload
 from tests.hardening.web import web_api

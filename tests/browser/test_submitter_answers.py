@@ -18,7 +18,7 @@ from playwright.sync_api import Page, expect
 from leaderboard import Leaderboard, Settings
 from scoring import load_answer_key
 from scoring.examples import write_example
-from space.tabs.submit_declarations import BEST_OF_LABEL, BEYOND_LABEL, TRAINED_LABEL
+from space.submit.declarations import BEST_OF_LABEL, BEYOND_LABEL, TRAINED_LABEL
 from tests.browser.axe_setup import axe_ready
 from tests.browser.conftest import MAINTAINER, RunningApp, page_maker, start_app, stop_app
 from tests.browser.helpers import LONG_MS, open_tab, scored, sign_in, upload

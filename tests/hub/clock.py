@@ -1,5 +1,5 @@
 """``FakeClock``: monotonic time that moves only when someone sleeps, for ``HubStorage``'s own retries and the
-scripted route's token cache (``space.tokens.WhoAmI``)."""
+scripted route's token cache (``space.web.tokens.WhoAmI``)."""
 
 from __future__ import annotations
 

@@ -14,7 +14,7 @@ from leaderboard.records.entries import FINISHED, RUNNING
 from leaderboard.service import Leaderboard
 from leaderboard.storage import StorageError
 from scoring import score_submission
-from space.errors import describe
+from space.workspace.errors import describe
 from tests.hub.server import LocalHub
 from tests.hub.service_on_hub import REQUESTS
 from tests.service_fixtures import DECLARED, kept_summary

@@ -31,7 +31,7 @@ from leaderboard.storage.commit_quota import Level
 from leaderboard.storage.locks import Busy, process_lock
 from scoring import load_answer_key
 from scoring.examples import write_example
-from space.errors import describe
+from space.workspace.errors import describe
 from tests.hub.conftest import BOSS, BOSS_TOKEN
 from tests.hub.hub_faults import Race
 from tests.hub.quota_service import commits_in, quota_service, quota_store

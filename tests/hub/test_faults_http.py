@@ -20,7 +20,7 @@ from leaderboard.storage import CommitLimitReached, StorageError
 from leaderboard.storage.answer_keys import AnswerKeys
 from scoring import load_answer_key
 from scoring.examples import write_example
-from space.errors import describe
+from space.workspace.errors import describe
 from tests.hub import chaos
 from tests.hub.clock import FakeClock
 from tests.hub.conftest import BOSS, BOSS_TOKEN

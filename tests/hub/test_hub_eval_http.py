@@ -19,7 +19,7 @@ from huggingface_hub import parse_eval_result_entries
 from leaderboard.publishing.hub_eval import EVAL_RESULTS_PATH, SOURCE_NAME, HubRecord, hub_path
 from leaderboard.publishing.hub_eval_board import CACHE_PATH
 from leaderboard.publishing.hub_eval_prs import RETRY_FIRST_S
-from space.pages.entry import entry_html, find
+from space.entry.view import entry_html, find
 from tests.hub.clock import FakeClock
 from tests.hub.hub_eval_setup import CLOSED, MODEL, SPACE_URL, benchmark_on, service_with_hub_eval, submit
 from tests.hub.hub_faults import Http, Lost

@@ -126,7 +126,7 @@ def test_a_wrong_token_with_a_warm_cache_is_not_authorised_and_never_scores_stal
 def test_a_full_hub_download_cache_is_a_clear_storage_error(deployed: LocalHub, tmp_path: Path, monkeypatch):
     from leaderboard.storage import StorageError
     from leaderboard.storage.hub import HubStorage
-    from space.errors import describe
+    from space.workspace.errors import describe
     from tests.hardening.faults.faults_disk import FullDisk
 
     cache = tmp_path / "space" / "requests"

@@ -24,11 +24,11 @@ from starlette.testclient import TestClient
 from leaderboard import Leaderboard, Settings
 from scoring import MAX_FILE_BYTES, load_answer_key
 from scoring.examples import write_example
-from space.guard import Guard
-from space.script_api import routes as script_routes
-from space.services import Services
-from space.settings import SpaceSettings
-from space.tokens import WhoAmI, hub_lookup
+from space.web.guard import Guard
+from space.web.script_api import routes as script_routes
+from space.web.services import Services
+from space.web.settings import SpaceSettings
+from space.web.tokens import WhoAmI, hub_lookup
 from tests.browser.conftest import ROOT, RunningApp, start_app, stop_app
 from tests.hub.clock import FakeClock
 from tests.hub.hub_faults import Http
@@ -119,7 +119,7 @@ def services_here(browser_datasets, tmp_path_factory: pytest.TempPathFactory) ->
 
 @pytest.fixture
 def clocked(hub: LocalHub, services_here: Services) -> Iterator[Clocked]:
-    """``POST /script-api/submit`` as ``space.script_api.routes`` builds it, with a fresh cache on a ``FakeClock``."""
+    """``POST /script-api/submit`` as ``space.web.script_api.routes`` builds it, a fresh cache on a ``FakeClock``."""
     space, clock = services_here.space, FakeClock()
     whoami = WhoAmI(hub_lookup(hub.url), space.token_cache_s, space.token_lookups_per_minute, clock=clock.now)
     site = Starlette(routes=script_routes(services_here, Guard(space, MAX_FILE_BYTES), whoami))

@@ -18,12 +18,6 @@ FORBIDDEN = {
     "leaderboard": {"space", "app", "gradio"},
     "space": {"app"},
 }
-# The public pages (issue 22) are plain routes: no Gradio, directly or through what they import. ``space.services``
-# is the one door they share with the Gradio side (the services the app composes, which hold Gradio's helpers):
-# the walk does not go through it; a page that needs more of the app takes it from the services.
-PUBLIC = "space.public"
-UI_TOOLKIT = {"gradio", "gradio_client"}
-SHARED_WITH_GRADIO = {"space.services"}
 
 
 def test_no_package_imports_what_its_layer_forbids():
@@ -36,32 +30,8 @@ def test_no_package_imports_what_its_layer_forbids():
     assert not offenders, "\n".join(offenders)
 
 
-def test_the_public_pages_import_no_gradio_directly_or_through_first_party_modules():
-    modules = module_files()
-    graph: dict[str, set[str]] = {}
-    for edge in imports(modules):
-        graph.setdefault(edge.source, set()).add(edge.target)
-    offenders = []
-    for start in sorted(m for m in modules if m == PUBLIC or m.startswith(PUBLIC + ".")):
-        came_from: dict[str, str | None] = {start: None}
-        todo = [start]
-        while todo:
-            module = todo.pop()
-            if module in modules and top_packages(module, modules) & UI_TOOLKIT:
-                chain = [module]
-                while came_from[chain[-1]] is not None:
-                    chain.append(came_from[chain[-1]])  # type: ignore[arg-type]
-                offenders.append(" -> ".join(reversed(chain)) + " imports gradio")
-                continue
-            for target in sorted(graph.get(module, ())):
-                if target not in came_from and target not in SHARED_WITH_GRADIO:
-                    came_from[target] = module
-                    todo.append(target)
-    assert not offenders, "\n".join(offenders)
-
-
 def test_every_first_party_import_names_a_module_that_exists():
-    # A module deleted (issue 22: space.page_cache, space.visits, ...) leaves no import of it behind, not even a
+    # A module deleted (space.page_cache, space.visits, ...) leaves no import of it behind, not even a
     # deferred one that only a rare path would run.
     modules = module_files()
     missing = [f"{e.source} line {e.line}: {e.target}" for e in imports(modules) if e.target not in modules]
@@ -102,7 +72,7 @@ def test_the_checks_see_every_package_and_catch_a_planted_cycle(tmp_path: Path):
     # The graph is read from files: a check that read nothing would pass on anything.
     modules = module_files()
     assert {"scoring", "synthetic", "leaderboard", "space", "app", "leaderboard.storage.hub"} <= set(modules)
-    assert {PUBLIC, f"{PUBLIC}.routes", f"{PUBLIC}.api", f"{PUBLIC}.shell"} <= set(modules)
+    assert {"space.site.routes", "space.site.api", "space.board.page", "space.desk.tab"} <= set(modules)
     a, b = tmp_path / "a.py", tmp_path / "b.py"
     a.write_text("from leaderboard import b\n")
     b.write_text("def f():\n    from leaderboard.a import x\n")

@@ -24,7 +24,7 @@ from leaderboard.statistics.copies import CopyFinder, copy_line, copy_path
 from leaderboard.statistics.copies_cache import TraceCache
 from leaderboard.statistics.copies_curves import curves
 from leaderboard.statistics.copies_traces import MISSING, Match, Traces, compare
-from space.pages.board_csv import csv_bytes
+from space.board.csv_rows import csv_bytes
 from tests.service_fixtures import MAINTAINER, submit
 
 # -- the comparison, by hand ---------------------------------------------------------------------

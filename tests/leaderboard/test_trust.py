@@ -32,7 +32,7 @@ def _counts(service: Leaderboard, submission_id: str) -> tuple[object, object]:
 
 def test_the_new_columns_come_after_the_interval_columns_in_the_contract_order():
     issue_15 = ("submissions_model", "submissions_total", "flag", "declarations", "hub_pr_url")
-    issues_22_27 = ("model_group", "significantly_better")  # appended after them (space/pages/board_ranks.py)
+    issues_22_27 = ("model_group", "significantly_better")  # appended after them (space/board/ranks.py)
     releases = ("release",)  # the release each figure belongs to, last (publishing/editions.py)
     assert COLUMNS[-8:] == (*issue_15, *issues_22_27, *releases)
     assert all(name in CARD for name in COLUMNS[-8:])

@@ -27,8 +27,8 @@ from leaderboard.statistics.uncertainty_table import with_uncertainty
 from scoring.aggregate import summarise
 from scoring.answer_key import Sample
 from scoring.row import RowScore
-from space.pages import board as board_page
-from space.pages.board_ranks import ranked
+from space.board import view as board_page
+from space.board.ranks import ranked
 from tests.service_fixtures import MAINTAINER, submit
 
 EMBODIMENTS = ("Human", "Legged Robot", "Wheeled Robot", "Bicycle")

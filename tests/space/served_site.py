@@ -1,4 +1,4 @@
-"""The whole site (``space.server.build_app``) served in this process on a free port, for tests over HTTP."""
+"""The whole site (``space.web.server.build_app``) served in this process on a free port, for tests over HTTP."""
 
 from __future__ import annotations
 
@@ -17,10 +17,10 @@ from starlette.routing import Mount
 
 from app import build_desk, build_workspace
 from leaderboard import Settings
-from space import gradio_internals
-from space.server import DESK_PATH, WORKSPACE_PATH, build_app
-from space.services import Services
-from space.settings import SpaceSettings
+from space.web.server import DESK_PATH, WORKSPACE_PATH, build_app
+from space.web.services import Services
+from space.web.settings import SpaceSettings
+from space.workspace import gradio_internals
 
 START_TIMEOUT_S = 60.0
 

@@ -10,9 +10,9 @@ import pytest
 
 from app import build_desk, build_workspace
 from leaderboard import Settings, SettingsError
-from space.server import build_app, private_paths
-from space.services import Services
-from space.settings import SpaceSettings
+from space.web.server import build_app, private_paths
+from space.web.services import Services
+from space.web.settings import SpaceSettings
 
 MAINTAINER_ENDPOINTS = {"approve", "reject", "hide", "unhide", "edit", "rescore", "add_reported", "remove_reported"}
 
@@ -31,7 +31,7 @@ def build(settings: Settings, space: SpaceSettings) -> gr.Blocks:
 def test_the_signed_in_page_has_its_tabs_and_no_gradio_login(settings):
     demo = build(settings, SpaceSettings())
     labels = {b.label for b in demo.blocks.values() if isinstance(b, gr.Tab)}
-    # The board, entries, compare and About are plain pages (space/public); the desk is a page of its own.
+    # The board, entries, compare and About are plain pages (space/site/routes.py); the desk is a page of its own.
     assert labels == {"Submit", "My submissions", "Explorer"}
     assert not demo.expects_oauth  # one sign-in for every page: the site's, not a Gradio page's own
 
@@ -105,7 +105,7 @@ def test_the_scratch_folder_of_a_dead_app_is_removed_at_start(tmp_path, monkeypa
     import subprocess
     import sys
 
-    from space.services import SCRATCH_PREFIX, _remove_scratch_of_dead_apps
+    from space.web.services import SCRATCH_PREFIX, _remove_scratch_of_dead_apps
 
     monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
     dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)

@@ -5,16 +5,16 @@ from __future__ import annotations
 from fastapi import FastAPI, Request
 from fastapi.testclient import TestClient
 
-from space.auth import SIGN_IN_PATH, SIGN_OUT_PATH, back_to, sign_in_routes
-from space.guard import Guard
-from space.server import guarded
-from space.settings import SpaceSettings
+from space.web.auth import SIGN_IN_PATH, SIGN_OUT_PATH, back_to, sign_in_routes
+from space.web.guard import Guard
+from space.web.server import guarded
+from space.web.settings import SpaceSettings
 
 URL = "http://127.0.0.1:7860"  # the app's own address: the door refuses any other Host
 
 
 def client(policy: str, host: str = "127.0.0.1") -> TestClient:
-    """The sign-in routes behind the guard, as ``space.server.build_app`` serves them (enter it: ``with``)."""
+    """The sign-in routes behind the guard, as ``space.web.server.build_app`` serves them (enter it: ``with``)."""
     space = SpaceSettings(local_sign_in=policy)
     app = guarded(FastAPI(routes=sign_in_routes(space)), Guard(space, max_file_bytes=1000))
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import csv
 import io
 
-from space.pages import board, board_csv
+from space.board import csv_rows
+from space.board import view as board
 
 BASE = {"split": "test", "kind": "submission", "submitted_at": "2026-01-01"}
 
@@ -63,7 +64,7 @@ def test_render_escapes_every_user_value():
 
 
 def test_csv_flattens_breakdowns_guards_formulas_and_has_no_private_column():
-    data = board_csv.csv_bytes([*ROWS, row("=HYPERLINK(1)", 2.0, contact_email="x@example.org")], "test")
+    data = csv_rows.csv_bytes([*ROWS, row("=HYPERLINK(1)", 2.0, contact_email="x@example.org")], "test")
     lines = list(csv.DictReader(io.StringIO(data.decode())))
     assert lines[0]["model"] == "Beta" and lines[0]["per_embodiment.Human"] == "20.0"
     assert any(r["model"] == "'=HYPERLINK(1)" for r in lines)
@@ -76,7 +77,7 @@ def test_csv_carries_the_intervals_and_rank_ranges_and_leaves_them_empty_where_t
     known = row("Delta", 60.0, score_ci=[58.5, 61.25], rank_range=[3, 4], significantly_better=[],
                 per_embodiment_ci={"Human": [55.0, 65.0]})  # fmt: skip
     below = [{**r, "significantly_better": ["id-Delta"]} if r["model"] in ("Alpha", "Gamma") else r for r in ROWS]
-    lines = {r["model"]: r for r in csv.DictReader(io.StringIO(board_csv.csv_bytes([*below, known], "test").decode()))}
+    lines = {r["model"]: r for r in csv.DictReader(io.StringIO(csv_rows.csv_bytes([*below, known], "test").decode()))}
     delta, gamma = lines["Delta"], lines["Gamma"]
     assert (delta["score_ci_low"], delta["score_ci_high"], delta["rank_best"], delta["rank_worst"]) == (
         "58.5",

@@ -6,7 +6,7 @@ import threading
 from pathlib import Path
 
 from leaderboard.publishing.table import baseline_row
-from space.pages.board_cache import BoardCache
+from space.board.cache import BoardCache
 
 
 class Store:

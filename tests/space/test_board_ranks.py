@@ -1,4 +1,4 @@
-"""One rank per entry in every place and a range that contains it (space/pages/board_ranks.py; issues 22 and 27):
+"""One rank per entry in every place and a range that contains it (space/board/ranks.py; issues 22 and 27):
 the board in any view, the entry page, the CSV; a hidden flagged entry counts in nobody's rank or range; best
 entry per model keeps each submitter's model apart and re-ranks nothing."""
 
@@ -11,8 +11,10 @@ from hypothesis import given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
-from space.pages import board, board_csv, entry
-from space.pages.board_ranks import ranked
+from space.board import csv_rows
+from space.board import view as board
+from space.board.ranks import ranked
+from space.entry import view as entry
 
 FLAG = {"kind": "contamination", "reason": "seen the test set", "link": None, "flagged_at": "2026-03-01"}
 
@@ -38,7 +40,7 @@ def figures(rows: list[dict[str, object]]) -> dict[object, tuple[object, object]
 
 
 def csv_figures(rows: list[dict[str, object]]) -> dict[str, tuple[str, str, str]]:
-    lines = csv.DictReader(io.StringIO(board_csv.csv_bytes(rows, "test").decode()))
+    lines = csv.DictReader(io.StringIO(csv_rows.csv_bytes(rows, "test").decode()))
     return {line["submission_id"]: (line["rank"], line["rank_best"], line["rank_worst"]) for line in lines}
 
 

@@ -8,9 +8,11 @@ import re
 import pytest
 
 from scoring.penalty_table import EMBODIMENTS
-from space.pages import board, board_url, charts, charts_progress
-from space.pages.board_columns import interval, rank_range, sort_key
-from space.public import charts as public_charts
+from space.board import chart_series, progress
+from space.board import charts as public_charts
+from space.board import controls as board_url
+from space.board import view as board
+from space.board.columns import interval, rank_range, sort_key
 from tests.space.test_board import row
 
 ROWS = [
@@ -136,8 +138,8 @@ def test_the_address_round_trips_the_view_and_ignores_what_it_does_not_know():
 
 def test_charts_draw_grouped_bars_one_per_model_and_escape_names():
     rows = [*ROWS, row("<b>x</b>", 5.0, per_embodiment={"Human": 5.0})]
-    entries = charts.top_entries(rows, "test")
-    names = charts.labels(entries)
+    entries = chart_series.top_entries(rows, "test")
+    names = chart_series.labels(entries)
     assert names == ["Qwen", "Gemini", "<b>x</b>"]  # the older "qwen" entry is not a second bar
     html = public_charts.grouped_bars("Per embodiment", "e", entries, names, "per_embodiment", list(EMBODIMENTS))
     legend = re.findall(r"<li><i [^>]*></i>(.*?)</li>", html)
@@ -146,7 +148,7 @@ def test_charts_draw_grouped_bars_one_per_model_and_escape_names():
 
 
 def test_progress_steps_up_on_the_dates_the_best_score_rose():
-    series = charts_progress.best_by_date(ROWS, "test")
+    series = progress.best_by_date(ROWS, "test")
     assert [(str(d), s) for d, s, _ in series["Overall"]] == [
         ("2026-01-10", 20.0),
         ("2026-02-01", 31.5),

@@ -1,4 +1,4 @@
-"""Issue 27, part 2: an entry's citation (space/public/citation.py): what it names, and that no model or
+"""Issue 27, part 2: an entry's citation (space/entry/citation.py): what it names, and that no model or
 organisation name, however hostile, can break out of its BibTeX field or out of the page's HTML."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
 from leaderboard.publishing.editions import Edition
-from space.public import citation
-from space.public.citation import CitedRelease, bibtex, citation_html, permanent_url, plain, release_of
+from space.entry import citation
+from space.entry.citation import CitedRelease, bibtex, citation_html, permanent_url, plain, release_of
 
 ORIGIN = "https://navitrace.hf.space"
 ROW = {

@@ -8,7 +8,7 @@ import logging
 import httpx
 
 from leaderboard.review.moderation import PRIVATE
-from space.pages import views
+from space.site import views
 from tests.service_fixtures import MAINTAINER, submit
 from tests.space.test_gradio_internals import served_, site  # noqa: F401  (the running site, with its desk)
 

@@ -10,8 +10,8 @@ from leaderboard.records.declarations import Declarations
 from leaderboard.records.entries import JobStatus, ReviewDecision, Split
 from leaderboard.service import SubmissionView
 from leaderboard.storage.flags import Flag, FlagKind
-from space.pages import desk_copies, desk_detail
-from space.tabs.desk_reported import choices, figure
+from space.desk import copies, detail
+from space.desk.reported_section import choices, figure
 
 PENDING = SubmissionView(
     submission_id="c0ffee",
@@ -32,8 +32,8 @@ COPY = {"of": "0ld", "model": "Olga-Nav", "share": 1.0, "exact_share": 0.0, "row
 
 
 def test_messages_name_the_model_and_the_user():
-    assert desk_detail.who(PENDING) == "Carl-Nav by carl"
-    assert desk_detail.who(None, "c0ffee") == "c0ffee"
+    assert detail.who(PENDING) == "Carl-Nav by carl"
+    assert detail.who(None, "c0ffee") == "c0ffee"
 
 
 @pytest.mark.parametrize(
@@ -50,57 +50,57 @@ def test_messages_name_the_model_and_the_user():
     ],
 )
 def test_only_what_applies_is_offered_and_contested_entries_say_why(view, approve, reject, hide, unhide, contested):
-    can = desk_detail.offered(view)
+    can = detail.offered(view)
     assert (can.approve, can.reject, can.hide, can.unhide) == (approve, reject, hide, unhide)
     assert (can.contested is None) == (contested is None)
     if contested:
         assert contested in (can.contested or "")
-        assert contested in desk_detail.approve_question(view)
+        assert contested in detail.approve_question(view)
 
 
 def test_nothing_is_offered_without_an_entry():
-    assert desk_detail.offered(None) == desk_detail.Offered()
+    assert detail.offered(None) == detail.Offered()
 
 
 def test_the_declarations_line_names_every_answer_and_links_the_code():
     declared = Declarations("validation", True, "https://github.com/dana/walker", 3)
-    html = desk_detail.declared_html(declared, PENDING)
+    html = detail.declared_html(declared, PENDING)
     assert "yes, on the validation split" in html and "beyond inference: <strong>yes" in html
     assert "the best of 3 runs" in html
     assert 'href="https://github.com/dana/walker"' in html and 'rel="noopener' in html
-    assert "none given" in desk_detail.declared_html(None, PENDING)
-    assert desk_detail.declared_html(None, None) == ""
+    assert "none given" in detail.declared_html(None, PENDING)
+    assert detail.declared_html(None, None) == ""
 
 
 @pytest.mark.parametrize("link", ["javascript:alert(1)", "data:text/html,<script>alert(1)</script>"])
 def test_a_flags_evidence_is_a_link_only_when_it_is_http(link):
     flag = Flag("c0ffee", FlagKind.UNVERIFIED, "no code", link, "2026-11-28T10:00:00", "boss")
-    html = desk_detail.flag_note(flag)
+    html = detail.flag_note(flag)
     assert "<a " not in html and "<script" not in html
-    safe = desk_detail.flag_note(replace(flag, link="https://example.org/t/1"))
+    safe = detail.flag_note(replace(flag, link="https://example.org/t/1"))
     assert 'href="https://example.org/t/1"' in safe and 'rel="noopener' in safe
 
 
 def test_an_empty_queue_is_a_sentence_and_a_full_one_a_table():
-    assert desk_detail.pending_table([]).startswith('<p id="pending-table"')
-    assert desk_detail.NOTHING_PENDING in desk_detail.pending_table([])
-    table = desk_detail.pending_table([PENDING])
+    assert detail.pending_table([]).startswith('<p id="pending-table"')
+    assert detail.NOTHING_PENDING in detail.pending_table([])
+    table = detail.pending_table([PENDING])
     assert 'id="pending-table"' in table and "Carl-Nav" in table and "carl@example.org" in table
 
 
 def test_the_next_pending_entry_is_picked_after_a_decision():
-    assert desk_detail.next_pending(["a", "b", "c"], "a") == "b"
-    assert desk_detail.next_pending(["a", "b", "c"], "c") == "b"
-    assert desk_detail.next_pending(["a"], "a") is None
-    assert desk_detail.next_pending(["a", "b"], "x") == "a"
+    assert detail.next_pending(["a", "b", "c"], "a") == "b"
+    assert detail.next_pending(["a", "b", "c"], "c") == "b"
+    assert detail.next_pending(["a"], "a") is None
+    assert detail.next_pending(["a", "b"], "x") == "a"
 
 
 def test_a_likely_copy_links_to_the_compare_page():
     copy = replace(PENDING, likely_copy=COPY)
-    assert desk_copies.compare_url(copy) == "/compare?compare=0ld,c0ffee"
-    mark = desk_copies.mark(copy)
+    assert copies.compare_url(copy) == "/compare?compare=0ld,c0ffee"
+    mark = copies.mark(copy)
     assert 'href="/compare?compare=0ld,c0ffee"' in mark and 'rel="noopener noreferrer"' in mark
-    assert desk_copies.mark(PENDING) == "" and desk_copies.compare_url(PENDING) is None
+    assert copies.mark(PENDING) == "" and copies.compare_url(PENDING) is None
 
 
 def test_an_empty_figure_is_unknown_not_zero():

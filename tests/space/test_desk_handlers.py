@@ -1,6 +1,6 @@
-"""The maintainers' desk's handlers called as functions, over a real service and no page (``space/tabs/desk_*.py``).
+"""The maintainers' desk's handlers called as functions, over a real service and no page (``space/desk/``).
 
-Each handler answers one value per output of its listener, in the order ``space/tabs/maintainers.py`` wires them:
+Each handler answers one value per output of its listener, in the order ``space/desk/tab.py`` wires them:
 the note under the control, the two confirmations an answer closes (approving a contested entry, removing a
 reported row), then the page a refresh redraws (``desk_state.load``), then any outputs of the listener's own
 (a confirmation's question and what it asks).
@@ -23,22 +23,13 @@ from starlette.requests import Request
 
 from leaderboard import Leaderboard, Settings
 from leaderboard.records.entries import ReviewDecision
-from space.handlers import bound
-from space.services import Services
-from space.settings import SpaceSettings
-from space.tabs import desk_confirm, desk_editions, desk_release, desk_reported, maintainers_flags
-from space.tabs.desk_handlers import (
-    approve_,
-    approve_confirmed,
-    edit,
-    hide,
-    open_,
-    refresh,
-    reject,
-    rescore_all,
-    unhide,
-)
-from space.tabs.desk_state import CLOSES, DeskState
+from space.desk import confirm as desk_confirm
+from space.desk import flags, releases, reported_section, score_release_section
+from space.desk.handlers import approve_, approve_confirmed, edit, hide, open_, refresh, reject, rescore_all, unhide
+from space.desk.state import CLOSES, DeskState
+from space.web.services import Services
+from space.web.settings import SpaceSettings
+from space.workspace.handlers import bound
 from tests.service_fixtures import MAINTAINER, submit
 
 # What the desk's refresh redraws: the pending list, the picker, the copy mark, the declarations, the four
@@ -173,12 +164,12 @@ def every_action(entry: str, row: str) -> list[tuple[Callable[..., list], list]]
         (unhide, [entry, ""]),
         (edit, [entry, "Renamed", "", "", "", "", "", ""]),
         (rescore_all, [entry, "why", True]),
-        (maintainers_flags.flag, [entry, "unverified", "why", ""]),
-        (maintainers_flags.unflag, [entry]),
-        (desk_reported.add, [entry, *reported]),
-        (desk_reported.ask, [entry, row]),
-        (desk_reported.confirmed, [entry, ("remove", row)]),
-        (desk_editions.open_release, [entry, "a new key", True]),
+        (flags.flag, [entry, "unverified", "why", ""]),
+        (flags.unflag, [entry]),
+        (reported_section.add, [entry, *reported]),
+        (reported_section.ask, [entry, row]),
+        (reported_section.confirmed, [entry, ("remove", row)]),
+        (releases.open_release, [entry, "a new key", True]),
     ]
 
 
@@ -194,7 +185,7 @@ def test_every_action_is_refused_to_anyone_but_a_maintainer_and_changes_nothing(
         with pytest.raises(gr.Error, match=said):
             handler(state, *inputs, caller)
     with pytest.raises(gr.Error, match=said):
-        desk_release.apply(state.services, "ladder", caller)
+        score_release_section.apply(state.services, "ladder", caller)
     with pytest.raises(gr.Error, match=said):
         desk_confirm.cancel(state.auth.require_maintainer, caller)
     view = service.status(entry)
@@ -205,7 +196,7 @@ def test_every_action_is_refused_to_anyone_but_a_maintainer_and_changes_nothing(
 
 def test_a_reported_row_is_added_then_removed_after_a_confirmation(state, service):
     source = "https://arxiv.org/abs/2510.00000"
-    answer = desk_reported.add(state, None, "Paper-VLM", "Lab", "test", " 41.5 ", "", " ", source, "", BOSS)
+    answer = reported_section.add(state, None, "Paper-VLM", "Lab", "test", " 41.5 ", "", " ", source, "", BOSS)
     said = "Added the reported row Paper-VLM (test, 41.5): it is on the public board."
     assert len(answer) == ANSWER and said in note(answer)
     (row,) = [r for r in service.public_table() if r.get("kind") == "reported"]
@@ -213,25 +204,25 @@ def test_a_reported_row_is_added_then_removed_after_a_confirmation(state, servic
     row_id = str(row["submission_id"])
     assert answer[REPORTED] == gr.update(choices=[("Paper-VLM (test, 41.5)", row_id)], value=None)
 
-    answer = desk_reported.ask(state, None, row_id, BOSS)
+    answer = reported_section.ask(state, None, row_id, BOSS)
     assert len(answer) == ANSWER + 2 and answer[0] == "" and answer[1] == gr.skip()
     assert answer[2] == gr.update(visible=True) and answer[-1] == ("remove", row_id)
     assert "Remove the reported row Paper-VLM (test, 41.5)? It leaves the public board" in unescape(answer[-2])
     assert reported(service) == [row_id]
 
-    answer = desk_reported.confirmed(state, None, answer[-1], BOSS)
+    answer = reported_section.confirmed(state, None, answer[-1], BOSS)
     assert f"Removed the reported row {row_id} from the public board." in note(answer) and answer[-1] is None
     assert reported(service) == []
     assert answer[REPORTED] == gr.update(choices=[], value=None)
 
 
 def test_removing_a_reported_row_needs_one_on_the_board_and_a_question_asked(state, service, files):
-    answer = desk_reported.ask(state, None, "", BOSS)
+    answer = reported_section.ask(state, None, "", BOSS)
     assert "Pick a reported row first." in note(answer) and untouched(answer, 2)
     entry = public_entry(service, files["test-noisy"])  # a submission is no reported row
-    answer = desk_reported.ask(state, None, entry, BOSS)
+    answer = reported_section.ask(state, None, entry, BOSS)
     assert f"No reported row {entry} on the board (refresh the desk)." in note(answer) and answer[-2:] == [None, None]
-    answer = desk_reported.confirmed(state, None, None, BOSS)
+    answer = reported_section.confirmed(state, None, None, BOSS)
     assert "Nothing is waiting for a confirmation: press Remove again." in note(answer) and untouched(answer, 1)
 
 
@@ -256,8 +247,8 @@ def test_rescore_needs_its_confirmation_ticked_then_queues_every_scored_submissi
         (approve_, ["picked", "reason_"]),
         (reject, ["picked", "reason_"]),
         (edit, list(inspect.signature(edit).parameters)[1:-1]),
-        (desk_reported.add, list(inspect.signature(desk_reported.add).parameters)[1:-1]),
-        (desk_editions.open_release, ["picked", "note", "confirmed"]),
+        (reported_section.add, list(inspect.signature(reported_section.add).parameters)[1:-1]),
+        (releases.open_release, ["picked", "note", "confirmed"]),
     ],
 )
 def test_gradio_reads_a_bound_handler_as_the_handler_and_injects_the_signed_in_profile(state, handler, inputs):

@@ -11,9 +11,9 @@ import pytest
 from leaderboard import Leaderboard
 from leaderboard.records.entries import FAILED, Job, job_path
 from leaderboard.records.errors import NotAuthorised
-from space.services import Services
-from space.settings import SpaceSettings
-from space.tabs import desk_health
+from space.desk import health_section
+from space.web.services import Services
+from space.web.settings import SpaceSettings
 from tests.hardening.web import web_api
 from tests.service_fixtures import MAINTAINER, submit
 from tests.space.served_site import Site, demo_site
@@ -41,7 +41,7 @@ def test_the_section_shows_a_maintainer_the_status_and_the_last_errors(settings,
     services = Services.create(settings, SpaceSettings(), leaderboard=service, examples=tmp_path / "ex")
     broken = _seed(service, services, files["test-noisy1"])
     with gr.Blocks():
-        _, show = desk_health.build(services)
+        _, show = health_section.build(services)
     status, errors = show(MAINTAINER)
     assert "<strong>degraded</strong> · Scoring: nothing waiting" in status  # the board's line, and more
     assert "worker_failing" in status  # the failed round is the last one

@@ -9,8 +9,9 @@ import httpx
 
 from leaderboard.records.policies import ReleasePolicy
 from leaderboard.service import Leaderboard
-from space.pages import desk_release, views
-from space.tabs.my_submissions import _with_release_note
+from space.desk import score_release
+from space.site import views
+from space.submit.my_submissions import _with_release_note
 from tests.service_fixtures import MAINTAINER, submit
 from tests.space.test_desk import refused_call
 from tests.space.test_gradio_internals import served_, site  # noqa: F401  (the running site, with its desk)
@@ -47,10 +48,10 @@ def test_the_desk_lists_the_withheld_figure_with_its_decision(settings, clock, f
     service, first, again = _withheld(settings, clock, files)
     exact = service.status(again, MAINTAINER).summary
     assert exact is not None
-    html = desk_release.withheld_table(service.submissions(MAINTAINER))
+    html = score_release.withheld_table(service.submissions(MAINTAINER))
     assert f"<code>{again}</code>" in html and f"<code>{first}</code>" not in html  # only the withheld one
     assert views.number(exact.score) in html and "withheld from its submitter (ladder)" in html
-    state = desk_release.state_html(ReleasePolicy.LADDER, ReleasePolicy.EXACT)
+    state = score_release.state_html(ReleasePolicy.LADDER, ReleasePolicy.EXACT)
     assert "In force: <strong>ladder</strong> (set by a maintainer" in state
 
 

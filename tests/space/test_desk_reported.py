@@ -7,9 +7,9 @@ import io
 
 from leaderboard.publishing.table import reported_row
 from leaderboard.records.entries import Reported
-from space.pages.board_columns import columns
-from space.pages.board_csv import csv_bytes
-from space.tabs.desk_reported import figure
+from space.board.columns import columns
+from space.board.csv_rows import csv_bytes
+from space.desk.reported_section import figure
 
 PAPER = Reported(
     "ab12",

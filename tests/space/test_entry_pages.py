@@ -1,10 +1,11 @@
-"""The entry page and compare view as HTML (space/pages/entry.py, compare.py): what they show of a
+"""The entry page and compare view as HTML (space/entry/view.py, compare.py): what they show of a
 public row, what they refuse, and that a person's text stays inert."""
 
 from __future__ import annotations
 
 from leaderboard.statistics.uncertainty_compare import GroupFigure
-from space.pages import compare, entry
+from space.entry import compare
+from space.entry import view as entry
 
 ROWS = [
     {

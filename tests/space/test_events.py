@@ -1,8 +1,8 @@
-"""Whose visit is whose, and what one caller holds (``space/events.py``), with a stand-in queue and clock."""
+"""Whose visit is whose, and what one caller holds (``space/workspace/events.py``), with a stand-in queue and clock."""
 
 from __future__ import annotations
 
-from space.events import Caller, EventBook
+from space.workspace.events import Caller, EventBook
 
 ALICE = Caller("session:a1", "user:alice", True)
 ALICE_PHONE = Caller("session:a2", "user:alice", True)

@@ -7,7 +7,7 @@ import pytest
 
 from leaderboard import NotAuthorised
 from scoring import score_row
-from space.pages.explorer import CHARGED, PREDICTION, Layers, SubmissionTraces, picture
+from space.explorer.picture import CHARGED, PREDICTION, Layers, SubmissionTraces, picture
 from tests.service_fixtures import submit
 
 
@@ -65,7 +65,7 @@ def test_charged_pixels_are_painted_in_one_operation_not_one_call_each(validatio
 
 def test_the_penalty_fill_is_off_by_default_and_its_bands_cover_the_cost_table(validation_key):
     from scoring.penalty_table import penalty_lookup
-    from space.pages.explorer import PENALTY_BANDS
+    from space.explorer.picture import PENALTY_BANDS
 
     sample, embodiment = next(iter(validation_key.expected_rows()))
     outlined = np.asarray(picture(validation_key, sample.sample_id, embodiment).image).astype(int)
@@ -80,7 +80,7 @@ def test_the_penalty_fill_is_off_by_default_and_its_bands_cover_the_cost_table(v
 
 
 def test_the_legend_names_what_is_drawn_and_the_alt_text_describes_it(validation_key):
-    from space.pages.explorer_legend import alt_text, legend_html
+    from space.explorer.legend import alt_text, legend_html
 
     assert "penalty region edge" in legend_html(Layers()) and "high (480–800)" not in legend_html(Layers())
     assert "high (480–800)" in legend_html(Layers(penalty=True)) and "no tint" in legend_html(Layers(penalty=True))

@@ -12,15 +12,8 @@ import gradio as gr
 import pytest
 from gradio.helpers import special_args
 
-from space.auth import Auth
-from space.handlers import bound
-from space.offload import Offload
-from space.pages.board_cache import BoardCache
-from space.pages.explorer import SubmissionTraces
-from space.pages.warmup import Warmup
-from space.services import Services
-from space.settings import SpaceSettings
-from space.tabs.explorer_handlers import (
+from space.board.cache import BoardCache
+from space.explorer.handlers import (
     DEFAULT_LAYERS,
     LAYERS,
     NONE,
@@ -31,6 +24,13 @@ from space.tabs.explorer_handlers import (
     pick_sample,
     pick_submission,
 )
+from space.explorer.picture import SubmissionTraces
+from space.web.auth import Auth
+from space.web.offload import Offload
+from space.web.services import Services
+from space.web.settings import SpaceSettings
+from space.web.warmup import Warmup
+from space.workspace.handlers import bound
 from tests.service_fixtures import submit
 
 HANDLERS = (open_tab, pick_sample, draw, pick_submission, pick_row)

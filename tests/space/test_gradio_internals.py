@@ -1,4 +1,4 @@
-"""What ``space/gradio_internals.py`` does to Gradio, over HTTP against the real site: each test fails when a
+"""What ``space/workspace/gradio_internals.py`` does to Gradio, over HTTP against the real site: each test fails when a
 Gradio upgrade renames or changes what a workaround relies on (no version pin).
 
 Gradio keeps a copy of the page per visit (``gradio.state_holder``); the app keeps at most ``MAX_VISITS``
@@ -17,9 +17,9 @@ from types import SimpleNamespace
 import httpx
 import pytest
 
-from space import gradio_internals
-from space.server import DESK_PATH, WORKSPACE_PATH
-from space.settings import SpaceSettings
+from space.web.server import DESK_PATH, WORKSPACE_PATH
+from space.web.settings import SpaceSettings
+from space.workspace import gradio_internals
 from tests.space.served_site import Site, demo_site
 
 BOUND = 5
@@ -182,8 +182,8 @@ def test_mounted_pages_check_file_inputs_as_launched_ones_do(served_):
 
 
 def test_events_a_page_left_unread_are_counted_and_can_be_forgotten(served_):
-    """``space/events.py`` caps what one caller holds with ``pending_counter`` and forgets what a page that left
-    never read with ``unread_forgetter``: Gradio itself keeps an unread result, and its mailbox, for ever."""
+    """``space/workspace/events.py`` caps what one caller holds with ``pending_counter`` and forgets what a page
+    that left never read with ``unread_forgetter``: Gradio itself keeps an unread result, and its mailbox, for ever."""
     url, demo, _ = served_
     blocks = demo.get_blocks()
     pending, forget = gradio_internals.pending_counter(blocks), gradio_internals.unread_forgetter(blocks)

@@ -7,8 +7,8 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from leaderboard.config import SettingsError
-from space.guard import Door, Guard, Keeper, allowed_origins, local_hosts
-from space.settings import SpaceSettings
+from space.web.guard import Door, Guard, Keeper, allowed_origins, local_hosts
+from space.web.settings import SpaceSettings
 
 SPACE = SpaceSettings(space_id="org/board", space_hosts=("org-board.hf.space", "board.example.org"))
 
@@ -39,7 +39,7 @@ def test_settings_name_the_key_and_the_value_when_wrong():
 
 
 def guarded(space: SpaceSettings) -> TestClient:
-    """The door and the keeper around two stand-in routes (the site's own order: ``space.server.guarded``)."""
+    """The door and the keeper around two stand-in routes (the site's own order: ``space.web.server.guarded``)."""
     guard = Guard(space, max_file_bytes=1000)
     app = FastAPI()
     app.add_middleware(Keeper, guard=guard)
@@ -74,7 +74,7 @@ def test_a_body_that_does_not_say_its_size_is_refused_before_it_is_read():
 def test_a_rate_limit_keeps_its_window_sum_as_calls_come_and_go():
     """The sum is kept, not recounted per call: a caller allowed thousands of calls a minute made every call
     walk all of them on the event loop."""
-    from space.limits import RateLimit
+    from space.web.limits import RateLimit
 
     now = [0.0]
     calls = RateLimit(1000, 60, clock=lambda: now[0])
@@ -102,7 +102,7 @@ def test_no_caller_chooses_the_root_address_gradio_builds_the_page_from():
 
 
 def test_every_answer_limits_scripts_to_the_apps_own_origin():
-    from space.security_headers import SecurityHeaders, policy_for
+    from space.web.security_headers import SecurityHeaders, policy_for
 
     inner = FastAPI()
     inner.get("/")(lambda: {"ok": True})

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from leaderboard import Leaderboard
-from space.pages.board_csv import CSV_TRUST
+from space.board.csv_rows import CSV_TRUST
 from tests.space.legacy_store.make_store import MAINTAINER, observe, settings_for
 
 HERE = Path(__file__).resolve().parent / "legacy_store"

@@ -6,7 +6,7 @@ import gc
 
 import pytest
 
-from space import long_lived
+from space.web import long_lived
 
 
 @pytest.fixture

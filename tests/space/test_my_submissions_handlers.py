@@ -1,7 +1,7 @@
-"""My submissions' handlers called as functions, over a real service and no page (``space/tabs/``:
+"""My submissions' handlers called as functions, over a real service and no page (``space/submit/``:
 ``my_submissions_handlers.py``, the reads, and ``my_submissions_actions.py``, the buttons).
 
-A read answers, in the order ``space/tabs/my_submissions.py`` wires them: the table, the picker, the details, the
+A read answers, in the order ``space/submit/my_submissions.py`` wires them: the table, the picker, the details, the
 per-row download, what the page shows (``seen``), what is awaited (``checked``), the timer, then the buttons (the
 file sent, choose, withdraw, cancel, share, confirm). An action answers those and two more: its note, and what a
 warning asked.
@@ -22,15 +22,15 @@ from gradio.utils import get_type_hints
 from starlette.requests import Request
 
 from leaderboard import Leaderboard
-from space.auth import Auth
-from space.handlers import bound
-from space.pages.board_cache import BoardCache
-from space.pages.explorer import SubmissionTraces
-from space.pages.warmup import Warmup
-from space.services import Services
-from space.settings import SpaceSettings
-from space.tabs.my_submissions_actions import cancel, choose_public, confirmed, share_on_hub, withdraw
-from space.tabs.my_submissions_handlers import FULL_S, POLL_S, READ_OUTPUTS, MineState, on_row, refresh, tick
+from space.board.cache import BoardCache
+from space.explorer.picture import SubmissionTraces
+from space.submit.my_actions import cancel, choose_public, confirmed, share_on_hub, withdraw
+from space.submit.my_handlers import FULL_S, POLL_S, READ_OUTPUTS, MineState, on_row, refresh, tick
+from space.web.auth import Auth
+from space.web.services import Services
+from space.web.settings import SpaceSettings
+from space.web.warmup import Warmup
+from space.workspace.handlers import bound
 from tests.service_fixtures import MAINTAINER, submit
 
 TABLE, PICKER, DETAIL, ROWS, SEEN, CHECKED, TIMER = range(7)

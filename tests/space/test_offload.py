@@ -12,8 +12,8 @@ import pytest
 
 from leaderboard.records.errors import Rejected
 from leaderboard.runtime.cpu_priority import is_background, threads_in_front
-from space import offload
-from space.offload import CheckFailed, Offload
+from space.web import offload
+from space.web.offload import CheckFailed, Offload
 
 
 @pytest.fixture
@@ -68,7 +68,7 @@ def test_a_dead_checking_process_is_an_answer_and_the_next_check_works(checks, f
 
 def test_a_drawing_in_the_child_is_the_explorers_own_and_its_refusals_come_back(checks, service, validation_key):
     from leaderboard.records.errors import NotFound
-    from space.pages.explorer import Layers, picture
+    from space.explorer.picture import Layers, picture
 
     sample, embodiment = next(validation_key.expected_rows())
     sample_id = sample.sample_id
@@ -86,7 +86,7 @@ def test_a_drawing_saved_by_the_child_is_the_file_gradio_would_have_made(checks,
     """Saved in the child, the page's interpreter never encodes it (~150 ms on the event loop a draw)."""
     from gradio.processing_utils import encode_pil_to_bytes
 
-    from space.pages.explorer import Layers, picture
+    from space.explorer.picture import Layers, picture
 
     sample, embodiment = next(validation_key.expected_rows())
     trace = validation_key.truths(sample.sample_id, embodiment)[0].points
@@ -106,7 +106,7 @@ def test_children_end_when_the_app_is_killed(tmp_path, settings):
     script = tmp_path / "app.py"
     script.write_text(  # spawn re-imports the main module in its children: the work stays under the guard
         "import pickle, sys, time\n"
-        "from space.offload import Offload\n"
+        "from space.web.offload import Offload\n"
         "if __name__ == '__main__':\n"
         "    pool = Offload(pickle.loads(bytes.fromhex(sys.argv[1])), workers=1)\n"
         "    pool._executor().submit(int, 1).result()\n"
@@ -137,8 +137,8 @@ def test_children_end_when_the_app_is_killed(tmp_path, settings):
 
 
 def test_a_submission_is_checked_in_the_checking_process_and_acknowledged_as_before(settings, service, files, tmp_path):
-    from space.services import Services
-    from space.settings import SpaceSettings
+    from space.web.services import Services
+    from space.web.settings import SpaceSettings
 
     services = Services.create(settings, SpaceSettings(), leaderboard=service)
     try:
@@ -171,7 +171,7 @@ def test_a_child_that_starts_after_its_app_died_ends(tmp_path, settings):
             sys.executable,
             "-c",
             "import pickle, sys, time\n"
-            "from space.offload import _start\n"
+            "from space.web.offload import _start\n"
             "_start(pickle.loads(bytes.fromhex(sys.argv[1])), int(sys.argv[2]))\n"
             "time.sleep(60)\n",
             pickle.dumps(settings).hex(),
@@ -234,7 +234,7 @@ def test_a_stop_mid_task_ends_in_seconds_only_when_the_children_are_ended(tmp_pa
     script = tmp_path / "app.py"
     script.write_text(
         "import pickle, sys, time\n"
-        "from space.offload import Offload, end_children\n"
+        "from space.web.offload import Offload, end_children\n"
         "if __name__ == '__main__':\n"
         "    pool = Offload(pickle.loads(bytes.fromhex(sys.argv[1])), workers=1)\n"
         "    pool._executor().submit(int, 1).result()\n"

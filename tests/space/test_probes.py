@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from leaderboard.review.probing import FEW_ROWS, ProbePair
-from space.pages.probes import probe_section
+from space.desk.probes import probe_section
 
 
 def test_pairs_show_ids_and_counts_and_nothing_per_row():

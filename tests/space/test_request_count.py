@@ -1,4 +1,4 @@
-"""The app counts what it is answering (space/request_count.py) so that background work can step aside."""
+"""The app counts what it is answering (space/web/request_count.py) so that background work can step aside."""
 
 from __future__ import annotations
 
@@ -16,8 +16,8 @@ from starlette.testclient import TestClient
 
 from leaderboard import Settings
 from leaderboard.runtime.pages_first import Gauge
-from space.request_count import CountRequests
-from space.settings import SpaceSettings
+from space.web.request_count import CountRequests
+from space.web.settings import SpaceSettings
 from tests.space.served_site import Site, free_port, served
 from tests.space.test_gradio_internals import visit
 
@@ -67,7 +67,7 @@ def test_a_request_counts_until_answered_and_a_stream_only_until_it_starts(gauge
 
 
 def test_a_page_event_waiting_for_a_check_leaves_the_count_meanwhile(gauge, settings, files):
-    from space.offload import Offload
+    from space.web.offload import Offload
 
     checks = Offload(settings, pages_busy=gauge)
     try:

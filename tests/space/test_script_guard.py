@@ -8,9 +8,9 @@ from __future__ import annotations
 import pytest
 from starlette.datastructures import Headers
 
-from space.guard import SCRIPT_SUBMIT, Guard
-from space.settings import SpaceSettings
-from space.tokens import HubUnavailable, TokenRefused, TooManyLookups, WhoAmI
+from space.web.guard import SCRIPT_SUBMIT, Guard
+from space.web.settings import SpaceSettings
+from space.web.tokens import HubUnavailable, TokenRefused, TooManyLookups, WhoAmI
 
 LOCAL = SpaceSettings(server_port=7860)
 MB = 2**20

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from leaderboard.config import Settings
-from space import settings_docs
-from space.settings import SpaceSettings
+from space.web import settings_docs
+from space.web.settings import SpaceSettings
 
 
 class Recording(dict):
@@ -37,7 +37,7 @@ class Recording(dict):
 
 def test_the_settings_page_is_what_the_generator_writes():
     text = settings_docs.OUTPUT.read_text("utf-8")
-    assert text == settings_docs.render(), "docs/SETTINGS.md is stale: run .venv/bin/python -m space.settings_docs"
+    assert text == settings_docs.render(), "docs/SETTINGS.md is stale: run .venv/bin/python -m space.web.settings_docs"
     assert settings_docs.main(["--check"]) == 0
 
 

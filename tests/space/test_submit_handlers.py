@@ -1,6 +1,6 @@
-"""The Submit tab's handlers called as functions, over a real service and no page (``space/tabs/submit_handlers.py``).
+"""The Submit tab's handlers called as functions, over a real service and no page (``space/submit/handlers.py``).
 
-Each handler answers one value per output of its listener, in the order ``space/tabs/submit.py`` wires them:
+Each handler answers one value per output of its listener, in the order ``space/submit/tab.py`` wires them:
 a check ``(report, submit button, receipt, why, file box)``, a submission ``(receipt, why, quota, submit button,
 file box, report)``, the quota on load ``(quota, file box, check button)``.
 """
@@ -21,21 +21,13 @@ from gradio.utils import get_type_hints
 from starlette.requests import Request
 
 from leaderboard import Leaderboard, Settings
-from space.handlers import bound
-from space.pages import about
-from space.services import Services
-from space.settings import SpaceSettings
-from space.tabs import submit_handlers
-from space.tabs.submit_handlers import (
-    SubmitState,
-    cleared,
-    on_split,
-    open_form,
-    run_check,
-    run_submit,
-    show_quota,
-)
-from space.uploads import Uploads
+from space.site import words
+from space.submit import handlers as submit_handlers
+from space.submit.handlers import SubmitState, cleared, on_split, open_form, run_check, run_submit, show_quota
+from space.submit.uploads import Uploads
+from space.web.services import Services
+from space.web.settings import SpaceSettings
+from space.workspace.handlers import bound
 
 BAD = "sample_id\tembodiment\tprediction\nval_0000\tHuman\tnot json\n"
 
@@ -127,17 +119,17 @@ def test_the_form_opens_for_a_signed_in_user_and_says_why_it_is_closed_otherwise
     *fields, publish, why, note = open_form(state, "test", None)
     assert len(fields) == len(submit_handlers.METADATA)
     assert all(f == gr.update(interactive=False) for f in fields) and publish == gr.update(interactive=False)
-    assert about.SIGNED_OUT_SUBMIT in why and note == ""
+    assert words.SIGNED_OUT_SUBMIT in why and note == ""
     *fields, publish, why, note = open_form(state, "test", signed_in())
     assert all(f == gr.update(interactive=True) for f in fields) and publish == gr.update(interactive=True)
-    assert about.NOT_CHECKED in why
+    assert words.NOT_CHECKED in why
 
 
 def test_a_good_file_passes_its_check_and_opens_submit(state: SubmitState, files):
     file = uploaded(state, files["validation-noisy"])
     report, submit, receipt, why, upload = run_check(state, file, "validation", signed_in())
     assert "expected rows of the validation split are present and valid. You can submit this file." in report
-    assert submit == gr.update(interactive=True) and receipt == "" and about.READY in why
+    assert submit == gr.update(interactive=True) and receipt == "" and words.READY in why
     assert upload == gr.skip()  # the file stays on the form, to be submitted
 
 
@@ -150,16 +142,16 @@ def test_a_bad_file_is_refused_saying_where_what_and_what_was_expected_and_leave
     )
     assert 'line 2 (sample_id "val_0000", embodiment "Human"): prediction is not valid JSON' in said
     assert "The file was taken off the form: fix it and upload it again." in said
-    assert submit == gr.update(interactive=False) and about.NOT_CHECKED in why
+    assert submit == gr.update(interactive=False) and words.NOT_CHECKED in why
     assert upload is None and not Path(file["path"]).exists()  # deleted and the file box emptied
     report, *_ = run_check(state, file, "validation", signed_in())  # the page sends the gone file again
-    assert about.CHECK_GONE in unescape(report)
+    assert words.CHECK_GONE in unescape(report)
 
 
 def test_a_check_signed_out_is_refused_and_leaves_the_file_alone(state: SubmitState, files):
     file = uploaded(state, files["validation-noisy"])
     report, submit, _, why, _ = run_check(state, file, "validation", None)
-    assert about.CHECK_SIGNED_OUT in report and about.SIGNED_OUT_SUBMIT in why
+    assert words.CHECK_SIGNED_OUT in report and words.SIGNED_OUT_SUBMIT in why
     assert submit == gr.update(interactive=False) and Path(file["path"]).is_file()
 
 
@@ -167,7 +159,7 @@ def test_a_second_check_while_one_runs_waits_its_turn(state: SubmitState, files)
     file = uploaded(state, files["validation-noisy"])
     assert state.turns.start("ann") is None  # ann's first check is running
     busy, *rest = run_check(state, file, "validation", signed_in())
-    assert busy == f'<div class="nt-note nt-note-warn">{about.checks_text(state.turns.per_minute, 1)}</div>'
+    assert busy == f'<div class="nt-note nt-note-warn">{words.checks_text(state.turns.per_minute, 1)}</div>'
     assert rest == [gr.skip()] * 4
     state.turns.end("ann")
     report, *_ = run_check(state, file, "validation", signed_in())
@@ -188,7 +180,7 @@ def test_submit_signed_in_stores_it_and_answers_with_its_id_and_the_quota_left(s
     assert f"Submitted: {mine.submission_id} (test split). It is queued for scoring." in receipt
     assert f"Test submissions left today: {limit - 1} of {limit}" in receipt
     assert quota.startswith(f"Test submissions left today: **{limit - 1} of {limit}**")
-    assert about.NOT_CHECKED in why and submit == gr.update(interactive=False)
+    assert words.NOT_CHECKED in why and submit == gr.update(interactive=False)
     assert upload is None and report == "" and not Path(file["path"]).exists()  # the service keeps its own copy
     assert service.status(mine.submission_id, "ann").metadata["model"] == "My model"
 

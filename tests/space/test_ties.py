@@ -1,5 +1,5 @@
 """Issue 27, part 3: the upper-bound rank beside each rank, and entries sharing it read as tied, on the board, the
-entry page, the CSV and the JSON (space/pages/board_ranks.py, board_columns.py, space/public/board_table.py).
+entry page, the CSV and the JSON (space/board/ranks.py, board_columns.py, space/board/table.py).
 
 Two fixtures whose ties are known: hand-made ``significantly_better`` lists (``KNOWN``), and per-row scores run
 through the real paired bootstrap (a clear winner, two identical files, others)."""
@@ -15,11 +15,14 @@ from hypothesis import strategies as st
 
 from leaderboard.statistics.uncertainty import scene_totals
 from leaderboard.statistics.uncertainty_table import with_uncertainty
-from space.pages import board, board_csv, entry, standing
-from space.pages.board_ranks import ranked
-from space.pages.board_url import Controls
-from space.public import api
-from space.public.board_table import table_html, tie_classes
+from space.board import csv_rows
+from space.board import view as board
+from space.board.controls import Controls
+from space.board.ranks import ranked
+from space.board.table import table_html, tie_classes
+from space.entry import standing
+from space.entry import view as entry
+from space.site import api
 from tests.leaderboard.test_uncertainty import _entry_row, fake_rows
 
 
@@ -58,7 +61,7 @@ def test_a_clear_winner_is_alone_at_one_and_entries_sharing_an_upper_bound_rank_
 
 
 def test_the_csv_and_the_json_name_the_upper_bound_rank_in_columns_of_their_own_at_the_end():
-    lines = list(csv.DictReader(io.StringIO(board_csv.csv_bytes(KNOWN, "test").decode())))
+    lines = list(csv.DictReader(io.StringIO(csv_rows.csv_bytes(KNOWN, "test").decode())))
     header = list(lines[0])
     at = header.index("rank_ub")
     assert header[at : at + 2] == ["rank_ub", "rank_ub_tied_with"]
@@ -120,7 +123,7 @@ def test_identical_files_are_tied_on_the_board_the_csv_and_the_json_and_a_clear_
     assert (shown["best"]["rank_ub"], shown["best"]["rank_ub_tied_with"]) == (1, 0)
     assert shown["a"]["rank_ub"] == shown["b"]["rank_ub"] > 1 and shown["a"]["rank_ub_tied_with"] >= 1
     lines = {
-        line["submission_id"]: line for line in csv.DictReader(io.StringIO(board_csv.csv_bytes(table, "test").decode()))
+        line["submission_id"]: line for line in csv.DictReader(io.StringIO(csv_rows.csv_bytes(table, "test").decode()))
     }
     assert (
         lines["a"]["rank_ub"] == lines["b"]["rank_ub"] == str(shown["a"]["rank_ub"]) and lines["best"]["rank_ub"] == "1"

@@ -6,7 +6,10 @@ from __future__ import annotations
 import csv
 import io
 
-from space.pages import board, board_csv, board_url, entry
+from space.board import controls as board_url
+from space.board import csv_rows
+from space.board import view as board
+from space.entry import view as entry
 
 FLAG = {
     "kind": "duplicate",
@@ -83,10 +86,10 @@ def test_the_address_carries_the_switches_and_the_defaults_leave_it_clean():
 
 
 def test_the_csv_appends_tries_flag_declarations_and_hub_pr():
-    lines = list(csv.DictReader(io.StringIO(board_csv.csv_bytes(ROWS, "test").decode())))
+    lines = list(csv.DictReader(io.StringIO(csv_rows.csv_bytes(ROWS, "test").decode())))
     header = list(lines[0])
-    start = header.index(board_csv.CSV_TRUST[0])  # appended together; later issues' columns come after them
-    assert header[start : start + len(board_csv.CSV_TRUST)] == list(board_csv.CSV_TRUST)
+    start = header.index(csv_rows.CSV_TRUST[0])  # appended together; later issues' columns come after them
+    assert header[start : start + len(csv_rows.CSV_TRUST)] == list(csv_rows.CSV_TRUST)
     flagged = next(line for line in lines if line["model"] == "Flagged")
     assert (flagged["submissions_model"], flagged["submissions_total"], flagged["flag_kind"]) == ("4", "9", "duplicate")
     assert (flagged["trained_on"], flagged["best_of"], flagged["test_images_beyond_inference"]) == ("none", "1", "no")

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from space.uploads import Uploads, path_of
+from space.submit.uploads import Uploads, path_of
 
 
 def gradio_upload(folder: Path, data: bytes, name: str = "preds.tsv") -> str:

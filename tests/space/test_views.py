@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from leaderboard.records.check_report import Report
-from space.pages import views
+from space.site import views
 from tests.service_fixtures import MAINTAINER, submit
 
 

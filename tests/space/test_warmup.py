@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 
-from space.pages.warmup import Warmup
+from space.web.warmup import Warmup
 
 
 class BrokenKeys:

@@ -21,7 +21,7 @@ from leaderboard.service import Leaderboard
 from leaderboard.storage import LocalStorage, StorageError
 from scoring import load_answer_key, score_submission
 from scoring.examples import write_example
-from space.errors import describe
+from space.workspace.errors import describe
 from tests.browser.conftest import MAINTAINER
 from tests.service_fixtures import DECLARED
 

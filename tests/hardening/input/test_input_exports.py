@@ -17,7 +17,7 @@ from leaderboard.storage.results import rows_download_tsv
 from scoring.answer_key import Sample
 from scoring.evaluate import FORMULA_STARTS, ROW_COLUMNS, Evaluation, RowResult
 from scoring.row import RowScore
-from space.pages import board_csv
+from space.board import csv_rows
 from tests.hardening.input.input_corpus import HYPERLINK
 
 PAYLOADS = [HYPERLINK, "+1+cmd|' /C calc'!A0", "-2+3", "@SUM(A1:A9)", "\t=1", "\r=1", "\n=1", "\x00=1"]
@@ -52,14 +52,14 @@ def board_row(text: str) -> dict[str, object]:
 def test_the_leaderboard_csv_guards_every_text_field_and_keeps_negative_numbers(payload: str):
     for field in [*BOARD_TEXT, "split"]:
         row = board_row("plain") | {field: payload}
-        lines = list(csv.DictReader(io.StringIO(board_csv.csv_bytes([row], str(row["split"])).decode(), newline="")))
+        lines = list(csv.DictReader(io.StringIO(csv_rows.csv_bytes([row], str(row["split"])).decode(), newline="")))
         entry = next(line for line in lines if line["model"] == ("plain" if field != "model" else "'" + payload))
         assert entry[field] == "'" + payload, field
         assert not any(
             runs_as_formula(cell) for cell in entry.values() if cell not in ("-12.5", "-0.25", "-3.0", "-1.5")
         )
     row = board_row(payload)
-    data = board_csv.csv_bytes([row], "test").decode()
+    data = csv_rows.csv_bytes([row], "test").decode()
     header, entry = list(csv.reader(io.StringIO(data, newline="")))[:2]
     assert not any(runs_as_formula(cell) for cell in header)  # category and metadata names sit behind a prefix
     numbers = dict(zip(header, entry))

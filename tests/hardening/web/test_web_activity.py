@@ -5,7 +5,7 @@ from __future__ import annotations
 from leaderboard.records.entries import epoch
 from leaderboard.service import SubmissionView
 from scoring.summary import Summary
-from space.pages.activity import activity, activity_table
+from space.desk.activity import activity, activity_table
 
 NOW = epoch("2026-11-23T12:00:00.000000Z")
 

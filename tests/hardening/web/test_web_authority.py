@@ -31,7 +31,7 @@ def test_every_maintainer_endpoint_refuses_others_and_changes_nothing(web_app: R
     names = {e.api_name for e in desk}
     assert KNOWN <= names, f"the enumeration missed {KNOWN - names}"
     callers = {"anonymous": None, ATTACKER: web_api.sign_in(web_app.url, ATTACKER)}
-    # Refused at the door (space/guard.py: a 403 before the event queues) or, for what the desk runs as it opens,
+    # Refused at the door (space/web/guard.py: a 403 before the event queues) or, for what the desk runs as it opens,
     # by the handler: in the same words.
     expected = {"anonymous": "You are not signed in, so you are not a maintainer", ATTACKER: f"'{ATTACKER}' is not"}
     before = moderation_state(web_app)

@@ -4,7 +4,7 @@ page: refused or cut at once, the value not echoed, no markup reflected.
 Before the fix, ``"1"*2400 + " "*2400 + "x"`` in "Parameter count" took 50 s of the interpreter
 (``re`` backtracking with the GIL held) and every visitor waited as long. Asserted structurally:
 the refusal is the length cap's message (so the pattern never ran), it quotes no more than a short
-prefix, and nothing was stored. The public pages (plain routes, ``space/public``) read at most
+prefix, and nothing was stored. The public pages (plain routes, ``space/site/routes.py``) read at most
 ``MAX_QUERY`` characters of a search and ``MAX_ID`` of an id, and keep at most ``MAX_HERE`` of their own
 address (where a sign-in comes back to): what they show back is no longer than that, and escaped (the
 JSON API's and the CSV's refusals are data, JSON or plain text with ``nosniff``); the app answers on.
@@ -18,9 +18,9 @@ from urllib.parse import quote
 import httpx
 import pytest
 
-from space.pages.board import MAX_QUERY
-from space.pages.entry import MAX_ID
-from space.public.shell import MAX_HERE
+from space.board.view import MAX_QUERY
+from space.entry.view import MAX_ID
+from space.site.shell import MAX_HERE
 from tests.browser.conftest import RunningApp
 from tests.hardening.web import web_api
 from tests.hardening.web.web_seed import Files, service_of, submit

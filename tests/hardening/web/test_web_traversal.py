@@ -28,8 +28,8 @@ from tests.hardening.web.web_seed import Seeded, leaks
 # The queue's event streams answer any name with 200 and an error event, never a file.
 EVENT_STREAMS = ("/gradio_api/call/",)
 KEEP_ALIVE = "/gradio_api/heartbeat/"  # answers any session hash with an endless "ALIVE" stream; serves no file
-MOUNTS = ("/submit", "/maintainers")  # the Gradio pages (space/guard.py); the site's root has no OpenAPI page
-# The plain site's routes with a path parameter (space/public/routes.py, space/public/api.py).
+MOUNTS = ("/submit", "/maintainers")  # the Gradio pages (space/web/guard.py); the site's root has no OpenAPI page
+# The plain site's routes with a path parameter (space/site/routes.py, space/site/api.py).
 PLAIN_ROUTES = ("/entry/{submission_id}", "/api/entry/{submission_id}", "/examples/{name}", "/static/{name}")
 # The plain site's routes that read a name from their query (a split, a search, an id): they may answer (a page
 # says "no such split"), never with a file's bytes or a private value.

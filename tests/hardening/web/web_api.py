@@ -43,7 +43,7 @@ def sign_in(url: str, user: str) -> str:
 
 def headers(cookie: str | None, url: str | None = None) -> dict[str, str]:
     """The session cookie, and the ``Origin`` a browser on the app's page would send (the app refuses a
-    signed-in change without one: space/guard.py)."""
+    signed-in change without one: space/web/guard.py)."""
     origin = f"{httpx.URL(url).scheme}://{httpx.URL(url).netloc.decode()}" if url else None
     return ({"Cookie": f"session={cookie}"} if cookie else {}) | ({"Origin": origin} if origin else {})
 

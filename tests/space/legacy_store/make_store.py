@@ -115,13 +115,13 @@ def main() -> None:
 def observe(service: Leaderboard) -> dict:
     """What the code shows of the store: statuses and summaries, the table, the board and the CSV."""
     try:
-        from space.pages import board
+        from space.board import view as board
     except ImportError:
         from leaderboard import board  # type: ignore[no-redef]
     try:
-        from space.pages import board_csv  # the CSV's module since issue 15
+        from space.board import csv_rows  # the CSV's module since issue 15
     except ImportError:
-        board_csv = board  # type: ignore[assignment]
+        csv_rows = board  # type: ignore[assignment]
 
     views = sorted(service.submissions(by=MAINTAINER), key=lambda v: v.submission_id)
     table = service.published_table() or service.public_table()
@@ -131,7 +131,7 @@ def observe(service: Leaderboard) -> dict:
         shown[split] = {
             "summary_line": board.summary_line(table, split),
             "html": board.render(table, view),
-            "csv": board_csv.csv_bytes(table, split).decode(),
+            "csv": csv_rows.csv_bytes(table, split).decode(),
         }
     return {
         "submissions": [_jsonable(v.as_dict()) for v in views],

@@ -19,12 +19,12 @@ from starlette.requests import Request
 from starlette.testclient import TestClient
 
 from leaderboard import Leaderboard, Settings
-from space.board_download import routes as csv_routes
-from space.pages.board_cache import BoardCache
-from space.public.routes import routes
-from space.public.shell import Viewer
-from space.services import Services
-from space.settings import SpaceSettings
+from space.board.cache import BoardCache
+from space.board.csv_route import routes as csv_routes
+from space.site.routes import routes
+from space.site.shell import Viewer
+from space.web.services import Services
+from space.web.settings import SpaceSettings
 from tests.service_fixtures import MAINTAINER, submit
 
 

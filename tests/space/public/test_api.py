@@ -17,11 +17,12 @@ from starlette.testclient import TestClient
 from scoring import load_answer_key
 from scoring.evaluate import ROW_COLUMNS
 from scoring.examples import write_example
-from space.board_download import routes as csv_routes
-from space.pages import board_csv, entry
-from space.pages.board_cache import Snapshot
-from space.public import api
-from space.public.drawn import Drawn
+from space.board import csv_rows
+from space.board.cache import Snapshot
+from space.board.csv_route import routes as csv_routes
+from space.board.drawn import Drawn
+from space.entry import view
+from space.site import api
 from tests.service_fixtures import MAINTAINER, submit
 from tests.space.public.conftest import Site
 
@@ -41,7 +42,7 @@ def test_the_board_is_the_csv_with_types(client: TestClient, seeded: Site):
         header, *lines = csv.reader(io.StringIO(client.get("/board.csv", params={"split": split}).text))
         assert board["columns"] == header
         # Cell for cell: the JSON value written as the CSV writes it is the CSV's cell.
-        assert [[board_csv._csv_cell(row[c]) for c in header] for row in board["rows"]] == lines
+        assert [[csv_rows._csv_cell(row[c]) for c in header] for row in board["rows"]] == lines
     rows = client.get("/api/board").json()["rows"]
     noisy = next(r for r in rows if r["model"] == "Noisy")
     assert isinstance(noisy["score"], float) and isinstance(noisy["rank"], int) and noisy["rank"] == 2
@@ -57,7 +58,7 @@ def test_the_board_is_the_csv_with_types(client: TestClient, seeded: Site):
 def test_ranks_are_those_of_the_entry_pages(client: TestClient, seeded: Site):
     table = seeded.services.board.snapshot().rows
     for row in client.get("/api/board").json()["rows"]:
-        found = entry.find(table, row["submission_id"])
+        found = view.find(table, row["submission_id"])
         assert found is not None and found["rank"] == row["rank"]
         assert (found["rank_bounds"] or [None, None]) == [row["rank_best"], row["rank_worst"]]
 
@@ -86,7 +87,7 @@ def test_unknown_private_and_malformed_ids(client: TestClient, seeded: Site):
     for wanted in ("no-such-id", seeded.ids["Secret"]):
         answer = client.get(f"/api/entry/{wanted}")
         assert answer.status_code == 404 and answer.json() == {"error": f"no public entry has the id '{wanted}'"}
-    for wanted in ("a" * (entry.MAX_ID + 1), "semi;colon", "%20spaced", "quote'd", "-leading", "%E2%80%94dash"):
+    for wanted in ("a" * (view.MAX_ID + 1), "semi;colon", "%20spaced", "quote'd", "-leading", "%E2%80%94dash"):
         answer = client.get(f"/api/entry/{wanted}")
         assert answer.status_code == 400 and "expected at most 120 letters" in answer.json()["error"], wanted
     answer = client.get("/api/board", params={"split": "training"})

@@ -6,8 +6,8 @@ import gzip
 import re
 from urllib.parse import urlsplit
 
-from space.public.board_address import address, controls_of
-from space.public.shell import Viewer
+from space.board.address import address, controls_of
+from space.site.shell import Viewer
 from tests.space.public.conftest import cells, column, links
 
 
@@ -208,7 +208,7 @@ def test_a_view_in_hand_is_answered_without_a_worker_thread(rows_site, monkeypat
         def no_threads(*args, **kwargs):
             raise AssertionError("a worker thread was used")
 
-        monkeypatch.setattr("space.public.routes.run_in_threadpool", no_threads)
+        monkeypatch.setattr("space.site.routes.run_in_threadpool", no_threads)
         assert "Alpha" in client.get("/").text
     finally:
         pages.services.board.close()

@@ -6,9 +6,9 @@ import re
 
 import pytest
 
-from space.public.charts import charts_html, progress
-from space.public.drawn import Drawn
-from space.public.shell import Viewer
+from space.board.charts import charts_html, progress
+from space.board.drawn import Drawn
+from space.site.shell import Viewer
 
 
 def test_a_body_is_drawn_once_per_version_and_the_cache_stays_bounded():
@@ -91,8 +91,8 @@ def test_a_viewer_knows_only_the_three_ways_to_sign_in():
 def test_the_board_cache_says_when_this_process_saw_the_results_change(tmp_path):
     from datetime import date
 
-    from space.pages.board_cache import BoardCache
-    from space.public.board_page import last_updated, updated_html
+    from space.board.cache import BoardCache
+    from space.board.page import last_updated, updated_html
 
     rows = [{"split": "test", "kind": "submission", "model": "A", "score": 1.0, "submitted_at": "2026-01-02"}]
     cache = BoardCache(lambda: [dict(r) for r in rows], tmp_path, max_age_s=0.0, wall=lambda: 1_800_000_000.0)

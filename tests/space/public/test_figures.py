@@ -26,14 +26,17 @@ from starlette.testclient import TestClient
 
 from leaderboard import Leaderboard
 from scoring.penalty_table import EMBODIMENTS
-from space.board_download import routes as csv_routes
-from space.pages import board, board_csv, compare, entry
-from space.public import api
-from space.public.entry_page import intervals_of
-from space.public.routes import routes as page_routes
-from space.public.shell import Viewer
-from space.services import Services
-from space.settings import SpaceSettings
+from space.board import csv_rows
+from space.board import view as board
+from space.board.csv_route import routes as csv_routes
+from space.entry import compare
+from space.entry import view as entry
+from space.entry.page import intervals_of
+from space.site import api
+from space.site.routes import routes as page_routes
+from space.site.shell import Viewer
+from space.web.services import Services
+from space.web.settings import SpaceSettings
 from tests.space.legacy_store.make_store import settings_for
 from tests.space.public.conftest import Site, cells
 
@@ -161,7 +164,7 @@ def test_the_board_shows_the_tables_rows_ranks_scores_and_intervals(store: Store
 def test_the_csv_and_the_json_carry_the_tables_figures(store: Store, split: str):
     wanted = expected(store.table, split)
     text = store.client.get("/board.csv", params={"split": split}).text
-    assert text == board_csv.csv_bytes(store.table, split).decode()
+    assert text == csv_rows.csv_bytes(store.table, split).decode()
     from_csv = [{k: _typed(v) for k, v in line.items()} for line in csv.DictReader(io.StringIO(text))]
     from_json = store.client.get("/api/board", params={"split": split}).json()["rows"]
     for lines in (from_csv, from_json):

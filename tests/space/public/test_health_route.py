@@ -18,12 +18,12 @@ from starlette.testclient import TestClient
 from leaderboard import Leaderboard
 from leaderboard.records.entries import FAILED, Job, job_path
 from leaderboard.storage.base import HubCallsState, HubFailure
-from space.public.health_route import PATH
-from space.public.health_route import routes as health_routes
-from space.public.routes import routes as page_routes
-from space.public.shell import Viewer
-from space.services import Services
-from space.settings import SpaceSettings
+from space.site.health_route import PATH
+from space.site.health_route import routes as health_routes
+from space.site.routes import routes as page_routes
+from space.site.shell import Viewer
+from space.web.services import Services
+from space.web.settings import SpaceSettings
 from tests.service_fixtures import submit
 
 TOKEN = "hf_SeCrEtToKeN0123456789"
@@ -219,7 +219,7 @@ def test_the_line_says_each_state_in_words():
     from leaderboard.runtime.health import Facts, Limits, QueueFacts, assess
     from leaderboard.runtime.worker_pulse import PulseState
     from leaderboard.storage.commit_quota import BudgetState, Level
-    from space.public.status_line import line
+    from space.board.status_line import line
 
     now = 1_800_000_000.0
     live = PulseState(True, True, now - 100, now - 10, False, 1, ())

@@ -25,15 +25,14 @@ from starlette.requests import Request
 from starlette.testclient import TestClient
 
 from leaderboard import Leaderboard, Settings
-from space.board_download import routes as csv_routes
-from space.pages import views
-from space.public import api
-from space.public.release_book import ReleaseBook
-from space.public.routes import routes
-from space.public.shell import Viewer
-from space.services import Services
-from space.settings import SpaceSettings
-from space.tabs.my_submissions import _with_rescore_note
+from space.board.csv_route import routes as csv_routes
+from space.releases.book import ReleaseBook
+from space.site import api, views
+from space.site.routes import routes
+from space.site.shell import Viewer
+from space.submit.my_submissions import _with_rescore_note
+from space.web.services import Services
+from space.web.settings import SpaceSettings
 from tests.service_fixtures import MAINTAINER, submit
 from tests.space.legacy_store.make_store import settings_for
 from tests.space.public.conftest import cells

@@ -14,9 +14,9 @@ from html import unescape
 from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
-from space.pages import entry
-from space.public import api
-from space.public.citation import bibtex, plain
+from space.entry import view
+from space.entry.citation import bibtex, plain
+from space.site import api
 from tests.space.public.conftest import column
 
 ORIGIN = "http://testserver"  # the TestClient's address
@@ -66,7 +66,7 @@ def test_an_entry_says_its_standing_and_offers_its_citation_without_script(site)
     assert '<a href="#entry-cite" id="entry-cite-link">Cite this entry</a>' in html
     url = f"{ORIGIN}/entry/{ident}?release=v1"
     assert "Release <strong>v1</strong> (" in html and f'<a href="{url}">{url}</a>' in html
-    row = entry.find(site.services.board.snapshot().rows, ident)
+    row = view.find(site.services.board.snapshot().rows, ident)
     pres = dict(re.findall(r'<pre id="(entry-cite-[a-z]+)"[^>]*>(.*?)</pre>', html, re.S))
     assert unescape(pres["entry-cite-bibtex"]) == bibtex(row, ORIGIN)
     assert unescape(pres["entry-cite-plain"]) == plain(row, ORIGIN)
@@ -90,7 +90,7 @@ def test_a_hostile_model_name_stays_text_in_the_page_and_in_the_bibtex(rows_site
              "score_ci": [38.0, 42.0], "submitted_at": "2026-03-01", "significantly_better": []}]  # fmt: skip
     html = rows_site(rows).get("/entry/e1").text
     assert "<script>alert" not in html and "&lt;/pre&gt;&lt;script&gt;" in html
-    cited = bibtex(entry.find(rows, "e1"), ORIGIN)
+    cited = bibtex(view.find(rows, "e1"), ORIGIN)
     assert "\\textbraceright{}\\textbraceright{}, author=\\textbraceleft{}x\\textbraceright{}" in cited
     assert "100\\% \\textbackslash{} on the {NaviTrace}" in cited
 

@@ -1,0 +1,1 @@
+"""One entry of the board and two side by side: the entry page, compare, where an entry stands, citations."""

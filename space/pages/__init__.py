@@ -1,1 +1,0 @@
-"""Page logic without gradio: what each tab shows, as HTML, tables and figures built from the service."""

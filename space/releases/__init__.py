@@ -1,0 +1,1 @@
+"""The board's releases: each frozen board, how figures and ranks moved, the changelog."""

@@ -25,6 +25,7 @@ WIRING = (
     "space.workspace.theme",
     "space.submit.tab", "space.submit.declarations", "space.submit.handlers", "space.submit.messages",
     "space.submit.my_submissions", "space.submit.my_actions", "space.submit.my_handlers",
+    "space.submit.uploads",  # what Gradio received, in its upload folder
     "space.explorer.tab", "space.explorer.handlers",
     "space.desk.tab", "space.desk.flags", "space.desk.confirm", "space.desk.releases", "space.desk.handlers",
     "space.desk.state", "space.desk.health_section", "space.desk.score_release_section", "space.desk.reported_section",

@@ -1,6 +1,6 @@
 """The board's charts as inline SVG with presentation attributes (no inline style: the CSP has no 'unsafe-inline').
 
-What is drawn is ``space/board/chart_series.py``'s and ``charts_progress.py``'s data (the top models per
+What is drawn is ``space/board/chart_series.py``'s and ``progress.py``'s data (the top models per
 embodiment and per task category, the best score reached by each date); this module only draws it.
 With a single date, progress is a sentence and a short list, not four flat lines on top of each other.
 """

@@ -78,7 +78,7 @@ def columns(
     values: Sequence[str],
     rows: Sequence[Row],
 ) -> list[Column]:
-    """The columns of a view, in order; the rank range only when some shown row carries one (``board_ranks``)."""
+    """The columns of a view, in order; the rank range only when some shown row carries one (``space.board.ranks``)."""
     cols = [
         Column("Rank", lambda r: esc(r.get("rank") or "—"), "rank", RANK_TIP, True, ""),
         *([Column("Rank (UB)", ub_cell, "rank_ub", UB_TIP, True, "")] if any(r.get("rank_ub") for r in rows) else []),

@@ -7,7 +7,7 @@ and ``&flagged=1`` (show flagged entries), ``&hub=1`` (show Hub-reported results
 board, how figures and ranks moved since that release's).
 Every parameter is optional (a default is left out of the address); a value the board does not know
 is ignored, so an old or hand-edited link still opens the board. The page's script writes the
-address (``BOARD_SCRIPT`` in ``board_script.py``); this module reads it on the server.
+address (``BOARD_SCRIPT`` in ``script.py``); this module reads it on the server.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 Columns only ever get appended (older readers keep theirs in place): the uncertainty columns, then the
 tries, flag, declarations and Hub pull request, then the upper-bound rank, then the release.
 
-``rank``, ``rank_best`` and ``rank_worst`` are the one rank and range of ``board_ranks`` (among the
+``rank``, ``rank_best`` and ``rank_worst`` are the one rank and range of ``space.board.ranks`` (among the
 unflagged entries, as on the default board and the entry pages); ``rank_best`` is the upper-bound rank,
 1 + the entries significantly better (the "Rank (UB)" column), which ``rank_ub`` repeats under its own name at
 the end with ``rank_ub_tied_with``, how many other ranked entries share it (the entries it is tied with).

@@ -1,9 +1,9 @@
-"""The public leaderboard as people see it: rank, search, filters, sort, column groups, HTML (the CSV: board_csv).
+"""The public leaderboard as people see it: rank, search, filters, sort, column groups, HTML (the CSV: ``csv_rows``).
 
 Pure functions over the public rows (``Leaderboard.public_table()``, see ``table.COLUMNS``); no
 gradio. Only public columns are read, so nothing private can reach the page or the CSV.
 Ranks are by ``score`` (ties share a rank) and rank ranges by the paired significance test, both
-counted over the ranked set of ``board_ranks`` (the one rule of every page); the straight-forward
+counted over the ranked set of ``space.board.ranks`` (the one rule of every page); the straight-forward
 baseline is the reference line, always shown and never ranked. By default each model shows once,
 with its submitter's best entry; the others are hidden, not re-ranked.
 """
@@ -148,7 +148,7 @@ def model_key(row: Row) -> tuple[str, ...]:
 def select(rows: Iterable[Row], view: BoardView) -> list[dict[str, object]]:
     """The rows of the view's split: ranked, then best per model (or all), filtered, searched, sorted.
 
-    Ranks and rank ranges count the ranked set (``board_ranks``): the split's entries, flagged ones only when
+    Ranks and rank ranges count the ranked set (``space.board.ranks``): the split's entries, flagged ones only when
     shown. Best entry per model, the search and the filters hide rows without re-ranking: searching for a
     model shows its place on the whole board, not 1, and a model's best entry has the rank it has on the
     page of all entries, on its entry page and in the CSV.

@@ -8,10 +8,10 @@ session (``auth.require_maintainer``) and the service checks ``MAINTAINERS`` aga
 so a direct API call by anyone else is refused.
 
 Each action answers in a note right under its own control; a refused action changes nothing on the
-page (what was typed stays), and approving a contested entry asks first (``desk_confirm``).
+page (what was typed stays), and approving a contested entry asks first (``confirm``).
 
-The page and its wiring; what each event does is in ``desk_handlers`` (and, for the sections placed by their own
-modules, beside their layout), over the ``DeskState`` of ``desk_state``.
+The page and its wiring; what each event does is in ``handlers`` (and, for the sections placed by their own
+modules, beside their layout), over the ``DeskState`` of ``state``.
 """
 
 from __future__ import annotations

@@ -58,7 +58,7 @@ def entry_id(query: Mapping[str, str], name: str = "entry") -> str | None:
 
 def find(rows: Iterable[Row], submission_id: str) -> dict[str, object] | None:
     """The public row of ``submission_id`` with its one ``rank``, ``rank_bounds`` and ``rank_counts``
-    (``board_ranks``: among the unflagged entries, as on the default board and in the CSV); ``None`` when it is
+    (``space.board.ranks``: among the unflagged entries, as on the default board and in the CSV); ``None`` when it is
     not public."""
     rows = list(rows)
     for split in splits(rows):

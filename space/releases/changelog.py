@@ -1,7 +1,7 @@
 """The releases as readers meet them: the changelog page (``/changelog``) and the release notes of the board.
 
 The changelog lists each release, newest first: what changed and why (its note), when, what its figures
-depend on, where its board stays readable, and how ranks moved from the release before (``release_moves``).
+depend on, where its board stays readable, and how ranks moved from the release before (``space.releases.moves``).
 On the board, ``board_notes`` says which release is shown: one line normally; while a release is new (some
 entries still wait to be rescored, or for ``TRANSITION_DAYS`` after it opened) a note linking to the changes;
 on a closed release's frozen board (``?release=v1``) that it is frozen, and the way to the current one. With

@@ -1,7 +1,7 @@
 """The public pages' routes: ``routes(services, viewer_of)`` (``space/web/server.py`` adds them to the site).
 
 ``GET /`` the board (``space/board/controls.py``'s parameters, ``?release=`` and ``?since=`` included:
-``release_views.py``; ``/?entry=ID`` and ``/?compare=a,b``, the old addresses, redirect), ``/entry/{id}``,
+``space/releases/views.py``; ``/?entry=ID`` and ``/?compare=a,b``, the old addresses, redirect), ``/entry/{id}``,
 ``/compare``, ``/about``, ``/changelog``, ``/embed``, ``/examples/{name}`` and ``/static/{name}``. Bodies are
 drawn once per results version and view (``Drawn``), in a worker thread; only the header, which names who is
 signed in, is drawn per request (pages are ``private, no-cache``).
@@ -95,7 +95,7 @@ class Pages:
             self.drawn.get(snapshot.version, (kind, controls), partial(self._draw, kind, snapshot, controls))
 
     def _draw(self, kind: str, snapshot: Snapshot, controls: Controls) -> str:
-        if kind == "board":  # with the notes of its release (release_views.py)
+        if kind == "board":  # with the notes of its release (space/releases/views.py)
             return self.releases.board_body(snapshot, snapshot, controls)
         return DRAW[kind](snapshot, controls)
 

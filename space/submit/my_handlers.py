@@ -2,7 +2,7 @@
 
 Each takes the state first, then the event's inputs, then the caller's ``gr.OAuthProfile``, and answers
 ``READ_OUTPUTS`` values, one per output of its listener; it reads only the caller's own submissions. The actions
-on a submission (``my_submissions_actions``) answer the same, and say what they did.
+on a submission (``my_actions``) answer the same, and say what they did.
 """
 
 from __future__ import annotations

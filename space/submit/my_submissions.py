@@ -7,8 +7,8 @@ the page redraws at once, so FINISHED shows within about ``POLL_S`` of the worke
 decision is awaited, it ticks every ``FULL_S``. When nothing of the visitor's is awaited, the timer
 is off: no polling at all.
 
-The page and its wiring; what each event does is in ``my_submissions_handlers`` (the reads) and
-``my_submissions_actions`` (what the buttons do).
+The page and its wiring; what each event does is in ``my_handlers`` (the reads) and
+``my_actions`` (what the buttons do).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The Submit tab: split, file, metadata; the validation report before confirming; quota; the id.
 
-The page and its wiring; what each event does is in ``submit_handlers``.
+The page and its wiring; what each event does is in ``handlers``.
 """
 
 from __future__ import annotations

@@ -73,7 +73,7 @@ def test_csv_flattens_breakdowns_guards_formulas_and_has_no_private_column():
 
 def test_csv_carries_the_intervals_and_rank_ranges_and_leaves_them_empty_where_there_are_none():
     # Delta is significantly better than Alpha and the reported Gamma, not than Beta: of the 4 ranked rows,
-    # none is above it and 2 below, so its range is 1-2 (board_ranks); the table's old rank_range is not read.
+    # none is above it and 2 below, so its range is 1-2 (space/board/ranks.py); the table's old rank_range is not read.
     known = row("Delta", 60.0, score_ci=[58.5, 61.25], rank_range=[3, 4], significantly_better=[],
                 per_embodiment_ci={"Human": [55.0, 65.0]})  # fmt: skip
     below = [{**r, "significantly_better": ["id-Delta"]} if r["model"] in ("Alpha", "Gamma") else r for r in ROWS]

@@ -1,5 +1,5 @@
 """My submissions' handlers called as functions, over a real service and no page (``space/submit/``:
-``my_submissions_handlers.py``, the reads, and ``my_submissions_actions.py``, the buttons).
+``my_handlers.py``, the reads, and ``my_actions.py``, the buttons).
 
 A read answers, in the order ``space/submit/my_submissions.py`` wires them: the table, the picker, the details, the
 per-row download, what the page shows (``seen``), what is awaited (``checked``), the timer, then the buttons (the

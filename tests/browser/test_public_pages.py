@@ -1,6 +1,6 @@
-"""Issue 22's acceptance for the public pages (``space/board``, ``space/entry``, ``space/site``): what a reader sees on the board, an entry, compare,
-About and the embed, at 1440x900 and 390x844, with JavaScript on and off; and one test for each defect the issue
-saw on the old pages (a rank outside its range, addresses that lie, the first screen, the phone's intro, the
+"""The public pages as a reader sees them (``space/board``, ``space/entry``, ``space/site``): the board, an entry,
+compare, About and the embed, at 1440x900 and 390x844, with JavaScript on and off; and one test for each defect
+seen on the old Gradio pages (a rank outside its range, addresses that lie, the first screen, the phone's intro, the
 intervals' contrast, the empty states, the missing ways on, "best per model" merging two people's models).
 
 Two apps (``app_with_table``): ``site``, whose results table is ``SEEDED`` once its scoring process is paused, so

@@ -1,4 +1,4 @@
-"""The desk's releases (issue 27): open the next release of the board, beside "Rescore all".
+"""The desk's releases: open the next release of the board, beside "Rescore all".
 
 Opening one freezes the current board (a copy and a tag in the results dataset, readable at ``/?release=vN``)
 and rescores every entry under the new release (``leaderboard/review/edition_open.py``). Guarded as the desk's other

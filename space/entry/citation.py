@@ -1,4 +1,4 @@
-"""How to cite one entry of the board (issue 27, part 2): BibTeX and plain text naming the entry (model, who
+"""How to cite one entry of the board: BibTeX and plain text naming the entry (model, who
 submitted it as they named themselves, its id), the release its figures belong to and that release's date, the
 score with its 95% interval, and a permanent address (``/entry/{id}?release=vN``, absolute).
 

@@ -1,4 +1,4 @@
-"""Where an entry stands among the others (issue 27, part 3), in the words of its page and of My submissions:
+"""Where an entry stands among the others, in the words of its page and of My submissions:
 the entries significantly better than it and below it, and those it is tied with, i.e. that share its
 upper-bound rank (``space.board.ranks``: ``rank_counts``, ``rank_ub``, ``rank_ub_tied_with``)."""
 

@@ -17,7 +17,7 @@ from leaderboard.statistics.uncertainty import (
     resample,
     scene_totals,
 )
-from leaderboard.statistics.uncertainty_compare import EntryIntervals, GroupFigure
+from leaderboard.statistics.uncertainty_compare import EntryIntervals, GroupFigure, figures_alone
 from leaderboard.statistics.uncertainty_table import CI_COLUMNS, SIGNIFICANCE_COLUMN, TotalsCache
 
 __all__ = [
@@ -35,6 +35,7 @@ __all__ = [
     "Tries",
     "copy_line",
     "disclosed_summary",
+    "figures_alone",
     "format_difference",
     "format_interval",
     "format_rank_range",

@@ -103,6 +103,12 @@ class EntryIntervals:
         return totals
 
 
+def figures_alone(row: Row) -> list[GroupFigure]:
+    """The row's group figures without intervals: a closed release's frozen row, whose per-row scores were replaced
+    when it was rescored (an interval from today's would not be the release's)."""
+    return [GroupFigure(kind, name, value, None) for kind, name, value in figures(row)]
+
+
 def figures(row: Row) -> list[tuple[str, str, float | None]]:
     """``(kind, name, value)`` of the row's overall, per-embodiment and per-category figures.
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping, Sequence
+from functools import partial
 from urllib.parse import quote
 
 from space.board import view as board
@@ -24,28 +25,31 @@ Row = Mapping[str, object]
 TIE_SORTS = ("score", "rank", "rank_ub")  # orders in which entries sharing an upper-bound rank stand together
 
 
-def entry_link(row: Row) -> str:
-    """The model's name, linking to its entry page when it is a scored submission."""
+def entry_link(row: Row, release: str = "") -> str:
+    """The model's name, linking to its entry page when it is a scored submission; on a board named by its release
+    (``?release=v1``), to the entry as that release shows it."""
     if row.get("kind") != "submission":
         return model_cell(row)
     target = quote(str(row.get("submission_id") or ""), safe="")
     name = esc(row.get("model") or "—")
-    return f'<a class="nt-entry" href="/entry/{esc(target)}">{name}</a>{flag_badge(row.get("flag"))}'
+    of = f"?release={quote(release, safe='')}" if release else ""
+    return f'<a class="nt-entry" href="/entry/{esc(target)}{esc(of)}">{name}</a>{flag_badge(row.get("flag"))}'
 
 
-def board_columns(rows: Sequence[Row], view: board.BoardView) -> list[Column]:
+def board_columns(rows: Sequence[Row], view: board.BoardView, release: str = "") -> list[Column]:
     """The view's columns as the board has them, the model cell linking to the plain entry page."""
     categories = (
         sorted({c for r in rows for c in _dict(r.get("per_category"))}) if board.GROUP_CATEGORY in view.groups else []
     )
     values = sorted({v for r in rows for v in _meta(r, view.breakdown)}) if view.breakdown else []
     cols = columns(view.groups, categories, view.breakdown, values, rows)
-    return [dataclasses.replace(c, cell=entry_link) if c.key == "model" else c for c in cols]
+    link = partial(entry_link, release=release)
+    return [dataclasses.replace(c, cell=link) if c.key == "model" else c for c in cols]
 
 
 def table_html(rows: Sequence[Row], view: board.BoardView, controls: Controls, path: str = "/", empty: str = "") -> str:
     """The table of ``rows`` (already selected for ``view``) with sorting header links to ``path``."""
-    cols = board_columns(rows, view)
+    cols = board_columns(rows, view, controls.release)
     current, descending = view.sort_column, view.is_descending
     head = "".join(_header(c, controls, current, descending, path) for c in cols)
     body = []

@@ -34,7 +34,8 @@ def build() -> EditionControls:
             "A release names what every figure depends on: the answer key's revision, the scorer version, the "
             "baseline B and the score release policy. Open the next one after changing any of them: the current "
             "board is frozen as it is (its address `/?release=vN` and a tag of the results dataset keep it), then "
-            "every entry is scored again under the new release. The note is public: the changelog shows it.",
+            "every entry is scored again under the new release. The note is public: [the changelog](/changelog) "
+            "lists every release so far, with its note, date and rank moves.",
             elem_classes="nt-help",
         )
         note = gr.Textbox(

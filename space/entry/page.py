@@ -105,6 +105,18 @@ def missing_body(submission_id: str) -> str:
     )
 
 
+def missing_in_release_body(submission_id: str, release: str) -> str:
+    """The page of an entry that release ``release``'s board did not have (it came later, or was not public then)."""
+    ident, name = quote(submission_id, safe=""), quote(release, safe="")
+    return (
+        f'<nav class="nt-page-nav" aria-label="Entry">{back_link("test")}</nav><div id="entry-page">'
+        f'<h1>Not in release {esc(release)}</h1><p class="nt-note nt-note-warn" id="entry-missing">The board of '
+        f"release {esc(release)} has no entry with the id “{esc(submission_id)}”: it came later, or was not public "
+        f'then. See <a href="/entry/{esc(ident)}">its current page</a> or <a href="/?release={esc(name)}">release '
+        f"{esc(release)}'s board</a>.</p></div>"
+    )
+
+
 def compare_form(choices: Sequence[tuple[str, str]], chosen: tuple[str | None, str | None]) -> str:
     def select(ident: str, label: str, wanted: str | None) -> str:
         options = '<option value="">— pick an entry —</option>' + "".join(

@@ -206,6 +206,16 @@ def entry_release(row: Row, history: Sequence[Edition]) -> str:
     )
 
 
+def frozen_entry_release(row: Row, edition: Edition) -> str:
+    """The line of an entry as closed release ``edition`` showed it: frozen, and the way to its current figures."""
+    ident = quote(str(row.get("submission_id") or ""), safe="")
+    return (
+        f'<p class="nt-small nt-release-line" id="entry-release">{esc(edition.label())}, closed: the figures as they '
+        f'stood then (the groups without intervals) · <a href="/entry/{esc(ident)}">Current figures</a> · '
+        f'<a href="{CHANGELOG}#release-{esc(edition.name)}">Changelog</a></p>'
+    )
+
+
 def _rank(value: int | None) -> str:
     return "—" if value is None else str(value)
 

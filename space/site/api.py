@@ -8,8 +8,9 @@ Hub-reported rows (``kind`` "hub", unranked); a reader filters them as they like
 its split's board (the same keys) and, once the public datasets are prepared, each group's figure with its 95%
 interval (overall, per embodiment, per task category: ``EntryIntervals``, aggregates only).
 
-``?release=v1`` asks for that release's board (the live one while it is current, else its frozen rows, whose
-bodies are drawn once and kept); the board's JSON names the release it is (``release``), each row its own.
+``?release=v1`` asks for that release's board or entry (the live one while it is current, else its frozen rows,
+whose bodies are drawn once and kept; a frozen entry's groups come without intervals); the board's JSON names the
+release it is (``release``), each row its own.
 
 Each body is drawn once per results version (``services.board.snapshot().version``) and key (split, or id),
 kept with its ETag (a hash of the body) in a bounded cache, and sent with ``Cache-Control: public, no-cache``:
@@ -26,6 +27,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
+from functools import partial
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -34,6 +36,7 @@ from starlette.routing import BaseRoute, Route
 
 from leaderboard.publishing import is_name
 from leaderboard.records import InvalidAction
+from leaderboard.statistics import GroupFigure, figures_alone
 from space.board import csv_rows
 from space.board.cache import Snapshot
 from space.board.controls import SPLITS
@@ -84,7 +87,8 @@ class Api:
         self.kept: Drawn[Body] = Drawn(BODIES, BYTES, weigh=_weight)
         self.indexes: Drawn[Index] = Drawn(2, 2, weigh=lambda index: 1)  # the ids of a version, looked up per entry
         self.releases = ReleaseBook(services.leaderboard)
-        self.frozen: Drawn[Body] = Drawn(64, BYTES // 4, weigh=_weight)  # frozen boards' bodies: kept for good
+        self.frozen: Drawn[Body] = Drawn(256, BYTES // 4, weigh=_weight)  # frozen boards' and entries' bodies
+        self.frozen_indexes: Drawn[Index] = Drawn(4, 4, weigh=lambda index: 1)  # the ids of a frozen board
         services.board.on_change(self.draw_ahead)
 
     async def board(self, request: Request) -> Response:
@@ -120,10 +124,16 @@ class Api:
         wanted = request.path_params["submission_id"]
         if len(wanted) > MAX_ID or not ID_PATTERN.fullmatch(wanted):
             return error(400, f"id {wanted[:40]!r}: expected at most {MAX_ID} letters, digits, '.', '_' or '-'")
-        body = await run_in_threadpool(self.entry_body, wanted)
-        if body is None:
-            return error(404, f"no public entry has the id {wanted!r}")
-        return answer(request, body)
+        release = request.query_params.get("release")
+        if release is not None and not is_name(release):
+            return error(400, f"release {release[:40]!r}: expected v and a number, such as v1")
+        if release is None:
+            found = await run_in_threadpool(self.entry_body, wanted)
+        else:
+            found = await run_in_threadpool(self.release_entry_body, wanted, release)
+        if isinstance(found, str):
+            return error(404, found)
+        return answer(request, found)
 
     def board_body(self, split: str, snapshot: Snapshot | None = None) -> Body:
         snapshot, index = self.index(snapshot)
@@ -133,12 +143,30 @@ class Api:
         """The test board's body for ``snapshot``, made before readers are given it (``BoardCache.on_change``)."""
         self.board_body("test", snapshot)
 
-    def entry_body(self, submission_id: str) -> Body | None:
-        """The entry's body, or None when no public row has the id (private, withdrawn, never made)."""
+    def release_entry_body(self, submission_id: str, release: str) -> Body | str:
+        """The entry as release ``release``'s board has it (``?release=v1``): the live entry while it is current,
+        else its frozen row, whose groups come without intervals (drawn once: it never changes); else why not."""
+        snapshot = self.services.board.snapshot()
+        rows = self.releases.board_of(snapshot, release)
+        if rows is None:
+            return f"no release {release!r}"
+        if rows is snapshot:
+            return self.entry_body(submission_id)
+        index = self.frozen_indexes.get(FROZEN, release, lambda: Index.of(rows.rows))
+        found = index.rows.get(submission_id)
+        if found is None:
+            return f"release {release}'s board has no entry with the id {submission_id!r}"
+        split, row = found
+        groups = [_group(g) for g in figures_alone(row)]
+        draw = partial(entry_json, rows, split, index.tables[split][0], row, groups)
+        return self.frozen.get(FROZEN, ("entry", release, submission_id), lambda: Body.of(draw()))
+
+    def entry_body(self, submission_id: str) -> Body | str:
+        """The entry's body, or why not: no public row has the id (private, withdrawn, never made)."""
         snapshot, index = self.index()
         found = index.rows.get(submission_id)
         if found is None:
-            return None
+            return f"no public entry has the id {submission_id!r}"
         split, row = found
         warmup = self.services.warmup
         if not warmup.ready.is_set() or warmup.error:  # the categories are not read yet: no groups, not kept
@@ -159,11 +187,12 @@ class Api:
             figures = self.intervals.groups(public)
         except InvalidAction:
             return []
-        return [
-            {"kind": g.kind, "name": g.name, "value": _json(g.value), "ci_low": low, "ci_high": high}
-            for g in figures
-            for low, high in [(_json(g.interval[0]), _json(g.interval[1])) if g.interval else (None, None)]
-        ]
+        return [_group(g) for g in figures]
+
+
+def _group(figure: GroupFigure) -> dict[str, object]:
+    low, high = (_json(figure.interval[0]), _json(figure.interval[1])) if figure.interval else (None, None)
+    return {"kind": figure.kind, "name": figure.name, "value": _json(figure.value), "ci_low": low, "ci_high": high}
 
 
 @dataclass(frozen=True)

@@ -19,8 +19,9 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from leaderboard.publishing import is_name
 from leaderboard.records import InvalidAction
-from leaderboard.statistics import GroupFigure
+from leaderboard.statistics import GroupFigure, figures_alone
 from space.board import page as board_page
 from space.board import status_line
 from space.board.address import address, controls_of, is_noisy
@@ -29,7 +30,8 @@ from space.board.controls import Controls
 from space.board.drawn import Drawn, TooManyFresh
 from space.entry import page as entry_page
 from space.entry import view as entry
-from space.releases.book import ReleaseBook
+from space.releases import changelog
+from space.releases.book import FROZEN, ReleaseBook
 from space.releases.views import ReleaseViews, missing_body
 from space.site import about as about_page
 from space.site.shell import Meta, Viewer, head, header_html, page, static_file
@@ -51,6 +53,7 @@ EMBED_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; "
     "base-uri 'self'; form-action 'self'; frame-ancestors *"
 )
+MAX_RELEASE = 12  # characters of a release name read (v and up to 6 digits is a name)
 AHEAD = 8  # board views drawn ahead of a new results version
 DRAW = {"board": board_page.board_body, "embed": board_page.embed_body}
 INTERVALS_LATER = (
@@ -181,6 +184,14 @@ class Pages:
     async def entry(self, request: Request) -> Response:
         wanted = entry.entry_id({"entry": request.path_params["submission_id"]}) or ""
         snapshot = await run_in_threadpool(self.services.board.snapshot)
+        named = str(request.query_params.get("release") or "")[:MAX_RELEASE]
+        if is_name(named):  # a citation's address: the entry as that release showed it (else the name is ignored)
+            rows = await run_in_threadpool(self.releases.book.board_of, snapshot, named)
+            if rows is None:
+                meta = Meta(f"No such release · {TITLE}", "No release has this name.", self._url(request, "/changelog"))
+                return self._page(request, meta, "board", missing_body(named), status=404)
+            if rows is not snapshot:
+                return await self._frozen_entry(request, wanted, named, rows, snapshot)
         row = entry.find(snapshot.rows, wanted)
         here = self._url(request, f"/entry/{quote(wanted, safe='')}")  # the id as read (cut), not the whole path
         if row is None:
@@ -200,6 +211,27 @@ class Pages:
         body = entry_page.citation_in(body, row, self._url(request, ""), editions)
         meta = Meta(f"{row.get('model')} · {TITLE}", entry_page.entry_description(row), here, kind="article")
         return self._page(request, meta, "board", body, script=True)  # board.js: the citation's copy buttons
+
+    async def _frozen_entry(self, request: Request, wanted: str, name: str, rows: Snapshot, live: Snapshot) -> Response:
+        """Entry ``wanted`` as closed release ``name``'s frozen board has it: drawn once and kept (it never changes)."""
+        here = self._url(request, f"/entry/{quote(wanted, safe='')}?release={name}")
+        row = entry.find(rows.rows, wanted)
+        if row is None:
+            meta = Meta(f"Not in release {name} · {TITLE}", f"Release {name}'s board has no such entry.", here)
+            return self._page(request, meta, "board", entry_page.missing_in_release_body(wanted, name), status=404)
+        found = row
+        editions = await run_in_threadpool(self.releases.book.history, live)
+        edition = next(e for e in editions if e.name == name)
+
+        def draw() -> str:
+            line = changelog.frozen_entry_release(found, edition)
+            return entry_page.entry_body(found, figures_alone(found), entry.choices(rows.rows), release=line)
+
+        body = await run_in_threadpool(self.releases.frozen.get, FROZEN, ("entry", name, wanted), draw)
+        body = entry_page.citation_in(body, found, self._url(request, ""), editions)
+        description = entry_page.entry_description(found)
+        meta = Meta(f"{found.get('model')} · release {name} · {TITLE}", description, here, kind="article")
+        return self._page(request, meta, "board", body, script=True)
 
     async def compare(self, request: Request) -> Response:
         ids = entry_page.compare_ids(request.query_params.getlist("compare")[:4])

@@ -28,6 +28,7 @@ from leaderboard import Leaderboard, Settings
 from space.board.csv_route import routes as csv_routes
 from space.releases.book import ReleaseBook
 from space.site import api, views
+from space.site.html import number
 from space.site.routes import routes
 from space.site.shell import Viewer
 from space.submit.my_submissions import _with_rescore_note
@@ -129,6 +130,43 @@ def test_the_old_board_keeps_its_controls_and_unknown_releases_are_refused(relea
     for query, status in (("release=v9", 404), ("release=nope", 400), ("release=" + "v" + "1" * 50, 400)):
         assert released.client.get(f"/api/board?split=test&{query}").status_code == status
         assert released.client.get(f"/board.csv?split=test&{query}").status_code == status
+
+
+def test_an_entry_keeps_its_release_figures_at_the_address_its_citation_gives(released: Released):
+    noisy = released.ids["Noisy"]
+    then = next(r for r in released.before["json"]["rows"] if r["submission_id"] == noisy)
+    now = released.client.get(f"/api/entry/{noisy}").json()["row"]
+    answer = released.client.get(f"/api/entry/{noisy}?release=v1")
+    frozen = answer.json()
+    assert frozen["row"] == then and now["release"] == "v2" and now["score"] != then["score"]
+    assert frozen["groups"][0] == {"kind": "score", "name": "", "value": then["score"], "ci_low": None, "ci_high": None}
+    assert {g["ci_low"] for g in frozen["groups"]} == {None}  # today's per-row scores are not the release's
+    again = released.client.get(f"/api/entry/{noisy}?release=v1", headers={"If-None-Match": answer.headers["etag"]})
+    assert again.status_code == 304
+    assert released.client.get(f"/api/entry/{noisy}?release=v2").json()["row"] == now  # the current one, named
+    for query, status in (("release=v9", 404), ("release=nope", 400)):
+        assert released.client.get(f"/api/entry/{noisy}?{query}").status_code == status
+    assert released.client.get("/api/entry/abc123?release=v1").status_code == 404
+
+    page = released.client.get(f"/entry/{noisy}?release=v1")
+    assert page.status_code == 200 and page.text == released.client.get(f"/entry/{noisy}?release=v1").text
+    headline = page.text[page.text.index('id="entry-score"') :]
+    assert headline.startswith(f'id="entry-score">Score <b>{number(then["score"])}</b>')
+    assert "Release v1" in page.text and "closed: the figures as they stood" in page.text
+    assert f'href="/entry/{noisy}">Current figures</a>' in page.text
+    assert f"/entry/{noisy}?release=v1" in page.text[page.text.index('id="entry-cite"') :]  # the citation names v1
+    current = released.client.get(f"/entry/{noisy}").text
+    assert f"<b>{number(now['score'])}</b>" in current and "closed: the figures" not in current
+
+    # The frozen board's entry links lead there; a release that never was, or an entry it did not have, is a 404.
+    board = released.client.get("/?release=v1").text
+    assert f'href="/entry/{noisy}?release=v1"' in board
+    assert f'href="/entry/{noisy}"' in released.client.get("/").text
+    assert released.client.get(f"/entry/{noisy}?release=v9").status_code == 404
+    missing = released.client.get("/entry/abc123?release=v1")
+    assert missing.status_code == 404 and "Not in release v1" in missing.text
+    ignored = released.client.get(f"/entry/{noisy}?release=v1x").text  # not a release name: the current entry
+    assert ignored[ignored.index("<main") :] == current[current.index("<main") :]
 
 
 def test_every_row_csv_line_and_json_row_says_its_release(released: Released):

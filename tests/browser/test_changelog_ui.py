@@ -11,6 +11,7 @@ Screenshots go to ``artifacts/screenshots/`` and ``/tmp/shots27/``.
 from __future__ import annotations
 
 import dataclasses
+import re
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -154,6 +155,29 @@ def test_the_old_board_reads_as_it_was_and_keeps_its_release_in_every_control(ch
 
 
 @SIZES
+def test_an_entry_of_the_old_board_opens_as_that_release_showed_it(chromium, released: Released, size):
+    page = _page(chromium, size)
+    page.goto(released.url + "/?release=v1")
+    page.locator("#leaderboard-table tbody").get_by_role("link", name="Noisy-VLM").click()
+    expect(page).to_have_url(re.compile(r"/entry/[0-9a-f]+\?release=v1$"))
+    expect(page.get_by_role("heading", name="Noisy-VLM", level=1)).to_be_in_viewport()
+    line = page.locator("#entry-release")
+    expect(line).to_contain_text("Release v1")
+    expect(line).to_contain_text("closed: the figures as they stood")
+    expect(line).to_be_in_viewport()
+    expect(page.locator("#entry-score")).to_contain_text(f"{released.v1_scores['Noisy-VLM']:.2f}")  # not v2's
+    cite = page.locator("#entry-cite-release")
+    cite.scroll_into_view_if_needed()
+    expect(cite).to_contain_text("Release v1")
+    expect(cite.get_by_role("link")).to_have_text(re.compile(r"/entry/[0-9a-f]+\?release=v1$"))
+    _keep(page, f"release-v1-entry-{size[0]}x{size[1]}")
+    line.get_by_role("link", name="Current figures").click()  # the way to today's figures
+    expect(page).to_have_url(re.compile(r"/entry/[0-9a-f]+$"))
+    expect(page.locator("#entry-release")).not_to_contain_text("closed")
+    page.context.close()
+
+
+@SIZES
 def test_the_changes_since_v1_show_old_and_new_figures_side_by_side(chromium, released: Released, size):
     page = _page(chromium, size)
     page.goto(released.url + "/")
@@ -191,6 +215,9 @@ def test_axe_finds_nothing_serious_on_the_changelog_and_the_changes_view(chromiu
         page.goto(f"{released.url}/?release=v1")
         expect(page.locator("#leaderboard-table")).to_be_visible()
         found["the v1 board"] = axe("release-v1", page)
+        page.locator("#leaderboard-table tbody").get_by_role("link", name="Perfect-VLM").click()
+        expect(page.locator("#entry-release")).to_contain_text("closed")
+        found["an entry of v1"] = axe("release-v1-entry", page)
         for name, run in found.items():
             serious = [(v["id"], v["help"]) for v in run.violations if v["impact"] in ("critical", "serious")]
             assert not serious, (name, serious)

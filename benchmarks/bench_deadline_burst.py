@@ -1,6 +1,6 @@
 """A conference deadline against the Hub's commit quota: 50 submissions from 50 accounts in 10 minutes.
 
-    .venv/bin/python benchmarks/bench_deadline_burst.py                    # the issue-14 burst, hour scaled to 60 s
+    .venv/bin/python benchmarks/bench_deadline_burst.py                    # the deadline burst, an hour scaled to 60 s
     .venv/bin/python benchmarks/bench_deadline_burst.py --no-approve       # scoring only, no maintainer
     .venv/bin/python benchmarks/bench_deadline_burst.py --submissions 80 --scale 30
 

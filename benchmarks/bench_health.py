@@ -1,4 +1,4 @@
-"""What ``GET /api/health`` and the board's status line cost (issue 27): figures, never assertions.
+"""What ``GET /api/health`` and the board's status line cost: figures, never assertions.
 
     .venv/bin/python benchmarks/bench_health.py                      # 2,000 GETs and 2,000 HEADs, 40 submissions
     .venv/bin/python benchmarks/bench_health.py --requests 5000 --submissions 200

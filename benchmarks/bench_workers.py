@@ -12,7 +12,7 @@ jobs, requests, faults (by kind), claim commits sent and refused, jobs finished 
 twice) and lost (acknowledged, never finished). A job scored twice or lost, a worker that exits, or a job
 not finished by ``--deadline-s`` ends the run with an ``AssertionError`` that names it.
 
-Target (issue 12): 0 doubles, 0 lost, whatever the faults and the kill.
+Target: 0 doubles, 0 lost, whatever the faults and the kill.
 """
 
 from __future__ import annotations

@@ -35,7 +35,7 @@ MODELS = (  # name, organisation, jitter in px, share of rows answered, open wei
     ("OpenWalk-3B", "Open Models Collective", 110.0, 0.8, True, "3B"),
 )
 PAPER = "https://arxiv.org/abs/2510.26909"
-DECLARATIONS = (  # what each model's submitter declared (issue 15), in MODELS' order
+DECLARATIONS = (  # what each model's submitter declared, in MODELS' order
     {"trained_on": "none", "test_images_beyond_inference": "no", "best_of": 1, "share_on_hub": True,
      "code_link": "https://github.com/example/navigator-eval"},
     {"trained_on": "validation", "test_images_beyond_inference": "no", "best_of": 5},
@@ -145,7 +145,7 @@ def main() -> None:
 
 def hub_pr_link(home: Path) -> None:
     """The first model's ``hub_pr_url`` in the published table. The table reads it from ``hub/{id}.json``
-    once the Hub part of issue 15 is in; until then this puts it there, so the entry page's link is shot."""
+    once the scheduler's Hub job writes it; until then this puts it there, so the entry page's link is shot."""
     from leaderboard.publishing.table import TABLE_PATH, table_bytes
     from leaderboard.storage.local import LocalStorage
 
@@ -196,7 +196,7 @@ def _pages(page, url: str, example: Path, path, full: bool) -> None:  # noqa: AN
         str(a.get_attribute("href")).removeprefix("/entry/")
         for a in page.locator("#leaderboard-table a.nt-entry").all()
     ]
-    page.goto(f"{url}/?flagged=1")  # issue 15: the flagged entry, one click away ("Show flagged")
+    page.goto(f"{url}/?flagged=1")  # the flagged entry, one click away ("Show flagged")
     expect(page.locator("#leaderboard-table")).to_contain_text("contamination")
     page.locator("#board-summary").evaluate("e => e.scrollIntoView({block: 'start'})")  # a phone: the rows
     shot("leaderboard-flagged", 0)

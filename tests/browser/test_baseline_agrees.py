@@ -1,4 +1,4 @@
-"""Issue 10, defect 7: the straight-forward example scores what About says the baseline scores (0).
+"""The straight-forward example scores what About says the baseline scores (0).
 
 On any dataset whose B is calibrated on its own test split (``python -m scoring calibrate``, as the
 embedded default's ``DEMO_BASELINE_RAW`` is), a researcher who submits the straight example reads

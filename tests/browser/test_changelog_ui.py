@@ -1,4 +1,4 @@
-"""Releases in the browser (issue 27): the changelog, the frozen board of v1 and the changes since v1, at 1440x900
+"""Releases in the browser: the changelog, the frozen board of v1 and the changes since v1, at 1440x900
 and 390x844, as a reader sees them.
 
 The app runs over a store prepared before it starts: three entries and a figure reported from a paper, all of

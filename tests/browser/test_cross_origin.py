@@ -1,4 +1,4 @@
-"""Issue 14, attack 3, in Chromium: "this machine only" cannot be reached from another page.
+"""Cross-origin calls, in Chromium: "this machine only" cannot be reached from another page.
 
 A page on another port of 127.0.0.1 is same-site with the app (ports do not count), so the
 session cookie (SameSite=Lax) goes with its requests, and Gradio's own CORS answer allowed any

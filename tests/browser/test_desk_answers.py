@@ -85,7 +85,7 @@ def test_the_entry_being_decided_shows_its_declarations_above_the_buttons(at_des
     expect(declared).to_contain_text("test images used beyond inference: yes")
     expect(declared).to_contain_text("runs: the best of 3 runs")
     expect(declared.get_by_role("link", name=CODE)).to_have_attribute("href", CODE)
-    # What approving does on the Hub, said before it is done (issue 26, finding 4): here sharing is off.
+    # What approving does on the Hub, said before it is done: here sharing is off.
     expect(page.locator("#desk-hub-pr")).to_contain_text("Approving opens no pull request on the Hub")
     approve = page.locator("#approve-button")
     approve.scroll_into_view_if_needed()

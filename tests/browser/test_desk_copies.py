@@ -1,4 +1,4 @@
-"""The maintainers' desk marks a likely copy before anyone approves it (issue 15, item 6), on a desktop and a phone.
+"""The maintainers' desk marks a likely copy before anyone approves it, on a desktop and a phone.
 
 One earlier test submission (private: a copy of it is still a copy) and another user's copy of it,
 every point moved by 1 px, asking to be published. The real app's worker (or ours) scores both and

@@ -172,7 +172,7 @@ def test_the_compare_url_shows_the_paired_differences(sized_page, seeded, size):
 
 @pytest.mark.parametrize("size", SIZES)
 def test_the_differences_chart_draws_every_interval_inside_its_own_box(sized_page, seeded, size):
-    """Issue 22's defect: compare's "Differences (A − B)" drew its intervals off the left edge, through the labels.
+    """On the old pages, compare's "Differences (A − B)" drew its intervals off the left edge, through the labels.
     Both ways round: A ahead (bars to the right of zero) and A behind (to the left)."""
     app, ids, _ = seeded
     page = sized_page(size)
@@ -215,7 +215,7 @@ def overlaps(one: dict[str, float], other: dict[str, float]) -> bool:
 
 @pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
 def test_compare_with_and_the_pickers_keep_the_address_saying_what_is_shown(chromium, seeded, javascript):
-    """Issue 22's defect: the pickers never updated the address, and going back to the board still said
+    """On the old pages the pickers never updated the address, and going back to the board still said
     ``?compare=``. Now an entry's "Compare with…" and compare's two pickers are GET forms: every view an address."""
     app, ids, _ = seeded
     context = chromium.new_context(viewport={"width": 1440, "height": 900}, java_script_enabled=javascript)

@@ -1,4 +1,4 @@
-"""The Explorer as a researcher sees it (issue 10, defect 8), at the sizes where it was seen.
+"""The Explorer as a researcher sees it, at the sizes where a defect was seen.
 
 Its own app on images of the real size (1440x1080: the defect was a red photo and figures below
 the fold on those), with one scored validation submission of ``alice`` made through the service.

@@ -1,4 +1,4 @@
-"""The entry page's link to the eval-results pull request on the model's Hub repo (issue 15, item 7).
+"""The entry page's link to the eval-results pull request on the model's Hub repo.
 
 The store is seeded with two published test entries; one has a ``hub/{id}.json`` record, as the
 scheduler's Hub job writes it once the pull request is opened (tests/hub/test_hub_eval_http.py opens

@@ -1,4 +1,4 @@
-"""Issue 25, finding 1, in Chromium: no request can choose where the next visitor's page loads code from.
+"""Page poisoning, in Chromium: no request can choose where the next visitor's page loads code from.
 
 The attack: one anonymous ``GET /`` with ``X-Gradio-Server: <attacker>`` (or ``X-Forwarded-Host``)
 made Gradio build the page with the attacker's root address, a page cache kept that copy for everybody,
@@ -139,7 +139,7 @@ REFLECTED = "[Sign in again to see your score](https://{host}/login) ![](https:/
 
 @pytest.mark.parametrize("path", ["/", "/embed", "/?split=validation", "/compare"])
 def test_a_search_shows_as_text_and_fetches_nothing(new_page, app: RunningApp, attacker, path: str):
-    """Issue 25, finding 3: the board echoed the search into Markdown, so ``?q=[...](https://evil)`` showed a
+    """Before the fix the board echoed the search into Markdown, so ``?q=[...](https://evil)`` showed a
     working phishing link and ``![](...)`` made every visitor's browser fetch the attacker's image."""
     page = new_page()
     elsewhere: list[str] = []

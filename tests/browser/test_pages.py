@@ -126,7 +126,7 @@ def test_a_test_submission_approved_by_a_maintainer_reaches_the_leaderboard(new_
     choose(maintainer, "Submission to act on", re.compile(submission_id))
     maintainer.get_by_role("button", name="Approve").click()
     # Another test of this session may have sent the same example file first: then the desk marks this entry a
-    # likely copy and asks before approving it (issue 24); the maintainer confirms.
+    # likely copy and asks before approving it; the maintainer confirms.
     approved = maintainer.locator("#maint-status").filter(has_text=f"Approved {submission_id}")
     asked = maintainer.get_by_role("button", name="Yes, approve and publish")
     expect(approved.or_(asked)).to_be_visible(timeout=LONG_MS)
@@ -143,7 +143,7 @@ def test_a_test_submission_approved_by_a_maintainer_reaches_the_leaderboard(new_
     shot(maintainer, "leaderboard-approved")
     open_tab(researcher, "My submissions")  # updates by itself: no reload
     expect(researcher.locator("#my-submissions-table tr", has_text=submission_id)).to_contain_text("on the leaderboard")
-    # Issue 27: where it landed, as its details say: significantly better than how many, tied with how many.
+    # Where it landed, as its details say: significantly better than how many, tied with how many.
     researcher.locator("#my-submissions-table tr", has_text=submission_id).click()
     landed = researcher.locator("#my-standing")
     expect(landed).to_contain_text(re.compile(r"On the board: rank \d+ · upper-bound rank \d+\. Significantly better"))
@@ -246,7 +246,7 @@ def test_html_and_script_in_metadata_render_as_inert_text(new_page, app: Running
 
 
 def test_the_desk_shows_a_private_submission_as_private_not_pending(new_page, app: RunningApp, files):
-    """Issue 10, defect 12: a validation submission (always private) has nothing to approve."""
+    """A validation submission (always private) has nothing to approve."""
     researcher = new_page()
     sign_in(researcher, app.url, "vera")
     submission_id = submit_file(researcher, files["validation-noisy"], "Vera-Private")

@@ -318,7 +318,7 @@ def test_the_embed_is_the_board_alone_and_links_to_the_full_site(browse, site, s
     shot(page, f"public-embed-{size['width']}-{'js' if javascript else 'nojs'}")
 
 
-# -- the defects issue 22 saw on the old pages, one test each ----------------------------------------------
+# -- the defects of the old pages, one test each -----------------------------------------------------------
 
 
 def _ranks_and_ranges(page: Page) -> dict[str, tuple[int | None, tuple[int, int] | None]]:

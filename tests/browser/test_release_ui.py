@@ -1,4 +1,4 @@
-"""The ladder release policy in the browser (issue 15): the submitter sees the note and no figure for a
+"""The ladder release policy in the browser: the submitter sees the note and no figure for a
 resubmission within noise; a maintainer sees the exact figure on the desk and switches the policy there.
 
 Its own app (``LEADERBOARD_RELEASE_POLICY=ladder``), seeded before it starts: alice's first test

@@ -1,4 +1,4 @@
-"""One sign-in for the whole site (issue 22): the plain pages, ``/submit/`` and ``/maintainers/`` share a session.
+"""One sign-in for the whole site: the plain pages, ``/submit/`` and ``/maintainers/`` share a session.
 
 The local development sign-in, as a person uses it: signing in from the board's header makes every page
 know the user (the Gradio pages too), signing out from a Gradio page signs out everywhere, and each

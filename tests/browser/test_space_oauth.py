@@ -148,7 +148,8 @@ def test_sign_in_submit_see_it_and_sign_out(browser_page, space: SpaceApp, files
 
 
 def test_one_sign_in_serves_every_page_and_one_sign_out_ends_it(browser_page, space: SpaceApp):
-    """Issue 22: the plain pages and both Gradio pages share one session; OAuth comes back where it started."""
+    """One sign-in for the whole site: the plain pages and both Gradio pages share one session; OAuth comes back
+    where it started."""
     page = browser_page()
     hf_sign_in(page, space, MAINTAINER)  # on the board, a plain page
     for path in (WORKSPACE + "/", WORKSPACE + "/?tab=mine", DESK + "/", "/about"):
@@ -229,7 +230,7 @@ def test_an_expired_session_asks_to_sign_in_again_and_keeps_the_form(browser_pag
 
 
 def test_a_page_on_another_site_cannot_act_with_a_maintainers_cookie(browser_page, space: SpaceApp, files):
-    """Issue 14, attack 2: the cookie is SameSite=None on a Space, so only the Origin check stands in the way."""
+    """The cookie is SameSite=None on a Space, so only the Origin check stands in the way."""
     researcher = browser_page()
     hf_sign_in(researcher, space, "victor")
     submission_id = submit_file(researcher, files["test"], "Victor-Model", test=True, publish=True)

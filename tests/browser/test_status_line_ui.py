@@ -1,4 +1,4 @@
-"""The board's scoring status line (issue 27) in Chromium, at 1440x900 and 390x844.
+"""The board's scoring status line in Chromium, at 1440x900 and 390x844.
 
 On the real app (``python app.py``, the session's ``app``): the line is beside "Last updated", inside the
 screen's width, and ``/api/health`` says the app's scoring process runs (the app hands its pulse to the health

@@ -369,7 +369,7 @@ def test_about_example_files_are_plain_downloads(page_at, app: RunningApp, size)
     seen(page, f"about-examples-{size[0]}")
 
 
-# -- issue 15: a public test entry declares how it was obtained --------------------------------------
+# -- a public test entry declares how it was obtained ------------------------------------------------
 
 
 @SIZES

@@ -372,7 +372,7 @@ def test_on_a_phone_two_rows_of_one_model_differ_on_screen(page_at, app: Running
     screenshot(page, "13b-my-submissions-390")
 
 
-# -- issue 25, 8a: each user's upload is their own ----------------------------------------------------------
+# -- each user's upload is their own ------------------------------------------------------------------------
 
 
 def test_bobs_refused_check_of_the_same_file_leaves_alices_submission(app: RunningApp, files):

@@ -1,4 +1,4 @@
-"""Issue 27, parts 2 and 3, in Chromium at 1440x900 and 390x844, with JavaScript on and off: entries sharing an
+"""Ties and citations in Chromium at 1440x900 and 390x844, with JavaScript on and off: entries sharing an
 upper-bound rank read as tied on the board (one tinted, bracketed group, "tied ×n", a legend) while a clear
 winner stands alone at 1; an entry's page says its standing and offers its citation, naming the release, copyable
 with a button when scripts run; axe finds nothing critical or serious on either page.

@@ -1,6 +1,6 @@
-"""Issue 15 as a reader sees it, at 1440x900 and 390x844: the tries column, flagged entries hidden by default and
-one click away (with their badge and reason), Hub-reported rows off until asked for, declaration filters, and the
-entry page's declarations, flag and Hub pull request.
+"""What the board says about trust, as a reader sees it, at 1440x900 and 390x844: the tries column, flagged
+entries hidden by default and one click away (with their badge and reason), Hub-reported rows off until asked for,
+declaration filters, and the entry page's declarations, flag and Hub pull request.
 
 The app runs with a seeded results table (rows as the service publishes them), written once the worker has
 published its own and its scoring process is paused (``app_with_table``), so nothing rewrites it during the tests.

@@ -5,7 +5,7 @@
   of, as for most submitters: it may open a pull request there, never push;
 - ``acme/no-community``: the same, with its Community tab (discussions, pull requests) turned off;
 - ``alice/navigator``: a model repo of the submitter ``alice`` herself;
-- ``famous/vlm``: someone else's model repo (issue 26: the Space opens no pull request there).
+- ``famous/vlm``: someone else's model repo (the Space opens no pull request there).
 
 ``alice`` (token ``ALICE_TOKEN``), the submitter of every entry here, is a member of ``acme``.
 """

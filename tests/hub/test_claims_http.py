@@ -1,4 +1,5 @@
-"""Job claims as compare-and-swap commits, over HTTP: each race of issue 12, set up exactly and checked on the wire.
+"""Job claims as compare-and-swap commits, over HTTP: each race between two workers' claims, set up exactly and
+checked on the wire.
 
 Another worker is simulated by a commit the emulator makes just before ours (``Race``) or by a
 second service on its own disk; its lease names another machine, so only its expiry tells.

@@ -1,4 +1,4 @@
-"""The commit budget against the local Hub that enforces the quota, over HTTP (issue 14, attack 10).
+"""The commit budget against the local Hub that enforces the quota, over HTTP.
 
 The Hub allows 128 commits per repository per hour, then answers 429. Before: 5 commits per
 submission (submission, claim, finished, approval; one results update), scoring stopped with the
@@ -290,9 +290,9 @@ def test_a_long_batch_writes_its_outcomes_with_each_heartbeat(deployed: LocalHub
 
 
 def test_one_account_cannot_spend_everybodys_commits(deployed: LocalHub, keys, tmp_path: Path):
-    """Issue 25, finding 9. Before: one account's 17 validation submissions in 1.9 s filled the (scaled) budget
-    and an honest user's test submission was refused. Now each user has a share of the window, validation
-    included (``leaderboard/storage/commit_shares.py``: 1/16 of it, 2 of these 32)."""
+    """Before: one account's 17 validation submissions in 1.9 s filled the (scaled) budget and an honest user's
+    test submission was refused. Now each user has a share of the window, validation included
+    (``leaderboard/storage/commit_shares.py``: 1/16 of it, 2 of these 32)."""
     hub = deployed
     service = quota_service(hub, tmp_path / "space", tmp_path / "keys", CommitQuota(commits=32, window_s=3600))
     folder = tmp_path / "files"

@@ -1,4 +1,4 @@
-"""Results that travel to the Hub, over HTTP with the real client (issue 15, items 7 and 8).
+"""Results that travel to the Hub, over HTTP with the real client.
 
 The approval of an opted-in public test entry whose model link is a Hub model repo makes the scheduler's
 job open one pull request there adding ``.eval_results/navitrace.yaml`` (never a push to ``main``); the

@@ -1,4 +1,4 @@
-"""Pull requests only where they belong (issue 26, finding 4), over HTTP with the real client.
+"""Pull requests only where they belong, over HTTP with the real client.
 
 The Space's account opens a pull request only on a repo the Hub says its submitter owns, or whose
 organisation they belong to; elsewhere it records and logs why not, and the submitter may open it with

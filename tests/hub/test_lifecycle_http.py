@@ -98,7 +98,7 @@ def test_submit_score_approve_publish_and_a_restart_on_an_empty_disk(
 def test_a_500_on_the_dataset_info_request_does_not_refuse_a_submission(
     deployed: LocalHub, tmp_path: Path, files, capsys, monkeypatch
 ):
-    # Issue 12: `python -m leaderboard submit` failed with "cannot open dataset 'org/public': Server error '500'".
+    # Before the fix `python -m leaderboard submit` failed with "cannot open dataset 'org/public': Server error '500'".
     hub = deployed
     monkeypatch.setattr("leaderboard.storage.answer_keys.time.sleep", lambda s: None)
     hub.faults.add("repo_info", Http(500), repo=PUBLIC)

@@ -1,4 +1,4 @@
-"""Releases on the Hub, over HTTP (issue 27): opening v2 tags the results dataset ``v1``, and a stranger's
+"""Releases on the Hub, over HTTP: opening v2 tags the results dataset ``v1``, and a stranger's
 ``datasets.load_dataset(repo, revision="v1")`` reads the old board byte for byte after every entry was rescored.
 
 The real ``huggingface_hub`` and ``datasets`` clients against the local Hub (``emulator_refs.py`` serves the

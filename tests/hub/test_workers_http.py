@@ -1,6 +1,6 @@
 """Several worker processes with separate disks on one Hub: each job scored exactly once, every transition kept.
 
-Issue 12 found two ``work --once`` processes scoring 1-2 of 8 jobs twice (a claim re-based blindly
+Before the fix two ``work --once`` processes scored 1-2 of 8 jobs twice (a claim re-based blindly
 over another worker's claim after a 412). Here ``workers`` processes of ``python -m leaderboard
 work`` drain one queue on the local Hub while faults are drawn for their requests; the Hub's own
 history is then read back: one ``finished`` audit entry per job, the scorer's numbers, no FINISHED

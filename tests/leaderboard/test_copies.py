@@ -1,4 +1,4 @@
-"""Duplicate detection (issue 15, item 6): a copied test submission reaches the maintainers marked, and only them.
+"""Duplicate detection: a copied test submission reaches the maintainers marked, and only them.
 
 The comparison itself on hand-made traces whose shares fit in a comment, then the real service
 (local storage, the worker) on the session's synthetic test split.
@@ -180,7 +180,7 @@ def scored(service: Leaderboard, path: Path, user: str, **kwargs) -> str:
 def public(service: Leaderboard, path: Path, user: str) -> str:
     """A test submission asking to be published, with the declarations a public entry needs once they exist."""
     extra = {}
-    if "declarations" in inspect.signature(service.submit).parameters:  # issue 15: required for a public test entry
+    if "declarations" in inspect.signature(service.submit).parameters:  # required for a public test entry
         extra["declarations"] = {"trained_on": "none", "test_images_beyond_inference": False, "best_of": 1}
     return scored(service, path, user, publish=True, **extra)
 

@@ -1,4 +1,4 @@
-"""No test figure over fewer than k valid rows (issue 14: single rows' scores leaked through small groups)."""
+"""No test figure over fewer than k valid rows (single rows' scores once leaked through small groups)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Releases (issue 27): every figure says its release; opening one freezes the old board and rescores.
+"""Releases: every figure says its release; opening one freezes the old board and rescores.
 
 The figures change here the way a recalibration changes them: the same files scored with another baseline B.
 """

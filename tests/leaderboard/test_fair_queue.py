@@ -1,8 +1,8 @@
 """The fair queue: jobs interleave users, a newcomer passes big files, budgets bound a file and a day.
 
-Attack 4 of issue 14: three accounts with three worst-case files each made a victim's small file
-wait behind all nine (first in, first out). Here the order is checked at the level it is decided
-(``fairness.order`` on entries, then the real worker picking jobs from a store), not with a timer.
+Before, three accounts with three worst-case files each made a victim's small file wait behind all nine
+(first in, first out). Here the order is checked at the level it is decided (``fairness.order`` on entries,
+then the real worker picking jobs from a store), not with a timer.
 """
 
 from __future__ import annotations

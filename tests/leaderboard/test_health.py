@@ -1,4 +1,4 @@
-"""The service's health (issue 27): the assessment from the facts and the worker's pulse, the queue's facts read
+"""The service's health: the assessment from the facts and the worker's pulse, the queue's facts read
 from a real store, the scoring process's lines, and the Hub store's notes of its own calls."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Free-text metadata is capped before any parsing, and refusals quote only a short prefix (issue 14, ReDoS)."""
+"""Free-text metadata is capped before any parsing, and refusals quote only a short prefix (against ReDoS)."""
 
 from __future__ import annotations
 

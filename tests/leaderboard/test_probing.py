@@ -1,4 +1,4 @@
-"""Maintainers see a user's test submissions that differ from an earlier one in only a few rows (issue 14)."""
+"""Maintainers see a user's test submissions that differ from an earlier one in only a few rows."""
 
 from __future__ import annotations
 

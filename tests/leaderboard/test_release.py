@@ -1,4 +1,4 @@
-"""The score release policy (issue 15): under ``ladder`` a test figure within noise of the submitter's
+"""The score release policy: under ``ladder`` a test figure within noise of the submitter's
 best, whatever the model name, reaches the maintainers only; a significantly better one, or the first, is released."""
 
 from __future__ import annotations

@@ -156,7 +156,7 @@ def test_concurrent_conditional_claims_let_exactly_one_win(store: Storage, open_
 
 
 def test_a_tag_keeps_the_tagged_state_readable_and_can_be_moved(store: Storage, open_store):
-    # Issue 27: a closed release's board stays readable by its tag, whatever is committed after.
+    # A closed release's board stays readable by its tag, whatever is committed after.
     store.commit({"data/leaderboard.jsonl": b"old board\n", "README.md": b"card"})
     store.tag("v1", "release v1")
     store.commit({"data/leaderboard.jsonl": b"new board\n"}, deletes=["README.md"])

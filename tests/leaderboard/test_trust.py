@@ -1,4 +1,4 @@
-"""Issue 15, the service side: the tries behind an entry, flags with evidence, declarations.
+"""The service side of trust: the tries behind an entry, flags with evidence, declarations.
 
 - ``submissions_model`` / ``submissions_total`` count a submitter's test submissions (a re-send once,
   cancelled ones not), and no withdrawal or choice of the public entry changes them;

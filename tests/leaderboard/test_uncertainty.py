@@ -258,7 +258,7 @@ def test_entries_of_two_splits_get_no_paired_interval(service: Leaderboard, boar
     assert all(d.interval is None for d in diff)
 
 
-# -- significantly better: the upper-bound rank and the rank range of every page (issues 22 and 27) ---------------
+# -- significantly better: the upper-bound rank and the rank range of every page ----------------------------------
 
 
 def test_a_clear_winner_is_alone_at_upper_bound_rank_one_with_range_one():

@@ -1,4 +1,4 @@
-"""One rank per entry in every place and a range that contains it (space/board/ranks.py; issues 22 and 27):
+"""One rank per entry in every place and a range that contains it (space/board/ranks.py):
 the board in any view, the entry page, the CSV; a hidden flagged entry counts in nobody's rank or range; best
 entry per model keeps each submitter's model apart and re-ranks nothing."""
 
@@ -24,7 +24,7 @@ def row(name: str, score: float | None, better: list[str] | None = None, **extra
             "submitted_at": "2026-03-01", "significantly_better": better, **extra}  # fmt: skip
 
 
-# The defect of issue 22: A is clearly first; the flagged F is significantly above C and D; D is below C.
+# The old pages' defect: A is clearly first; the flagged F is significantly above C and D; D is below C.
 ISSUE = [
     row("A", 60.0, []),
     row("F", 50.0, ["A"], flag=FLAG),

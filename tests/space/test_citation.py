@@ -1,4 +1,4 @@
-"""Issue 27, part 2: an entry's citation (space/entry/citation.py): what it names, and that no model or
+"""An entry's citation (space/entry/citation.py): what it names, and that no model or
 organisation name, however hostile, can break out of its BibTeX field or out of the page's HTML."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The maintainers' desk (issue 10, defect 12): private submissions are not "pending", and refusing someone
+"""The maintainers' desk: private submissions are not "pending", and refusing someone
 who is not a maintainer is an expected answer, logged in one line, never as a traceback."""
 
 from __future__ import annotations

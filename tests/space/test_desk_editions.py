@@ -1,4 +1,4 @@
-"""The desk's "Open the next release" (issue 27), over HTTP against the real site: refused on the server to anyone
+"""The desk's "Open the next release", over HTTP against the real site: refused on the server to anyone
 but a maintainer (anonymous, or signed in as someone else), whatever the call carries; a maintainer's opens it,
 audited, and says where the frozen board stays."""
 

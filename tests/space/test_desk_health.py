@@ -1,4 +1,4 @@
-"""The desk's service status (issue 27): a maintainer sees the status and the last errors with their messages;
+"""The desk's service status: a maintainer sees the status and the last errors with their messages;
 anyone else gets none of it from the server, whatever they call (the section's own check, and over HTTP)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The score release policy on the pages (issue 15): the submitter's table and details carry the note and no
+"""The score release policy on the pages: the submitter's table and details carry the note and no
 figure; the desk lists the withheld figure with its decision; the desk's switch refuses anyone but a maintainer."""
 
 from __future__ import annotations

@@ -45,7 +45,7 @@ def test_traces_of_a_submission_are_for_its_submitter_and_validation_only(servic
 
 
 def test_charged_pixels_are_painted_in_one_operation_not_one_call_each(validation_key, monkeypatch):
-    # Issue 14: one ellipse per charged pixel made a 2,000-point zigzag cost 6-7 s of CPU per draw.
+    # Before: one ellipse per charged pixel made a 2,000-point zigzag cost 6-7 s of CPU per draw.
     from PIL import ImageDraw
 
     from tests.hardening.input.input_giants import zigzag

@@ -89,7 +89,7 @@ def test_a_rate_limit_keeps_its_window_sum_as_calls_come_and_go():
 
 
 def test_no_caller_chooses_the_root_address_gradio_builds_the_page_from():
-    """Issue 25, finding 1: ``X-Gradio-Server`` always goes; ``X-Forwarded-Host`` stays only if it is ours."""
+    """``X-Gradio-Server`` always goes; ``X-Forwarded-Host`` stays only if it is ours."""
     local = Guard(SpaceSettings(server_port=7860), 1024)
     raw = [(b"host", b"127.0.0.1:7860"), (b"X-Gradio-Server", b"https://evil.example"), (b"accept", b"*/*")]
     assert local.clean_headers(raw) == [(b"host", b"127.0.0.1:7860"), (b"accept", b"*/*")]

@@ -1,4 +1,4 @@
-"""A store written by the code before the layout of issue 9 loads, and shows the same, with today's code.
+"""A store written by the code before it was reorganised loads, and shows the same, with today's code.
 
 ``legacy_store/store`` and ``legacy_store/expected.json`` were written once by
 ``legacy_store/make_store.py`` at commit 3ad5877 (untyped summaries, string statuses): six
@@ -67,7 +67,7 @@ def test_the_board_and_its_csv_render_the_same(seen: dict, expected: dict, split
     old, new = (list(csv.reader(io.StringIO(text))) for text in (then["csv"], now["csv"]))
     assert [line[: len(old[0])] for line in new] == old
     header = now["csv"].split("\r\n")[0]
-    assert "per_embodiment_ci.Bicycle.high," + ",".join(CSV_TRUST) + "," in header  # issue 15's, then later ones
+    assert "per_embodiment_ci.Bicycle.high," + ",".join(CSV_TRUST) + "," in header  # the trust columns, then later ones
     assert _numbers(now["summary_line"]) == _numbers(then["summary_line"])
     now_rows, then_rows = _rows(now["html"]), _rows(then["html"])
     assert len(now_rows) == len(then_rows)

@@ -1,4 +1,4 @@
-"""File checks run in child processes (issue 14: a 60 MB check held the pages' interpreter) and answer
+"""File checks run in child processes (a 60 MB check once held the pages' interpreter) and answer
 exactly as the service does."""
 
 from __future__ import annotations
@@ -142,7 +142,7 @@ def test_a_submission_is_checked_in_the_checking_process_and_acknowledged_as_bef
 
     services = Services.create(settings, SpaceSettings(), leaderboard=service)
     try:
-        assert service.intake.checker == services.checks.checked  # the web app's submissions too (issue 11)
+        assert service.intake.checker == services.checks.checked  # the web app's submissions too
         receipt = service.submit(files["validation-noisy"], split="validation", user="ann", metadata={"model": "M"})
         assert receipt.report == service.validate(files["validation-noisy"], "validation")
         (child,) = _children(services.checks)

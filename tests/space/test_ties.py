@@ -1,4 +1,4 @@
-"""Issue 27, part 3: the upper-bound rank beside each rank, and entries sharing it read as tied, on the board, the
+"""Ties: the upper-bound rank beside each rank, and entries sharing it read as tied, on the board, the
 entry page, the CSV and the JSON (space/board/ranks.py, space/board/columns.py, space/board/table.py).
 
 Two fixtures whose ties are known: hand-made ``significantly_better`` lists (``KNOWN``), and per-row scores run

@@ -1,4 +1,4 @@
-"""Issue 15 on the pages, as pure functions: what the board keeps, ranks and says; the CSV's new columns;
+"""The pages' side of trust, as pure functions: what the board keeps, ranks and says; the CSV's new columns;
 the entry page's flag, tries, declarations and Hub pull request (every value escaped)."""
 
 from __future__ import annotations

@@ -122,7 +122,7 @@ class Submitter:
             uploaded = self.client.post("/submit/gradio_api/upload", files=[("files", (path.name, path.read_bytes()))])
             uploaded.raise_for_status()
             file = {"path": uploaded.json()[0], "orig_name": path.name, "meta": {"_type": "gradio.FileData"}}
-            declared = ["none", "no", "", "1", False]  # trained on, beyond inference, code, runs, Hub (issue 15)
+            declared = ["none", "no", "", "1", False]  # the declarations: trained on, beyond inference, code, runs, Hub
             fields = [file, split, model, "", "", "", "someone@example.org", "", "", "", publish, *declared]
             call = self.client.post("/submit/gradio_api/call/submit", json={"data": fields})
             call.raise_for_status()

@@ -240,8 +240,8 @@ def test_searches_nobody_made_before_are_limited_per_caller_and_the_usual_views_
 
 
 def test_proposing_a_result_on_the_hub_needs_the_submitters_own_hugging_face_sign_in(app: RunningApp, tmp_path: Path):
-    """Issue 26, finding 4: a result reaches a model repo only by the hand of someone who controls it; from My
-    submissions that is the submitter, with their own token, which the local sign-in does not have."""
+    """A result reaches a model repo only by the hand of someone who controls it; from My submissions that is the
+    submitter, with their own token, which the local sign-in does not have."""
     url, cookie = app.url, web_api.sign_in(app.url, "frank")
     answer = submit(app, cookie, Files(app, tmp_path).make("validation", seed=7), "validation", model="Frank-Nav")
     picked = receipt_id(answer)

@@ -1,4 +1,4 @@
-"""Issue 14, attacks 2, 3 and 5 at the HTTP level: who may call, and from where (space/web/guard.py).
+"""Attacks on who may call, and from where, at the HTTP level (space/web/guard.py).
 
 One app of its own, with small limits so that a test reaches them in a few calls. Each attack
 is made as it was made before the fix, and the refusal is asserted structurally: the status, the
@@ -136,7 +136,7 @@ def test_a_foreign_host_reaches_no_handler(guarded: RunningApp):
     assert store(guarded) == before
 
 
-# Issue 22: the plain pages (space/site/routes.py) and both mounted Gradio pages, behind the one guard.
+# The plain pages (space/site/routes.py) and both mounted Gradio pages, behind the one guard.
 PLAIN = ("/", "/?q=x", "/about", "/embed", "/compare?compare=a,b", "/entry/x", "/api/board", "/api/entry/x")
 PLAIN += ("/board.csv", "/static/site.css", "/examples/example_validation_noisy.tsv")
 GRADIO = ("/submit/", "/submit/config", "/maintainers/", "/maintainers/config")

@@ -1,4 +1,4 @@
-"""The ReDoS value of issue 14 sent to the Submit endpoint, and a 60,000-character search sent to every public
+"""The value that froze the app (ReDoS) sent to the Submit endpoint, and a 60,000-character search sent to every public
 page: refused or cut at once, the value not echoed, no markup reflected.
 
 Before the fix, ``"1"*2400 + " "*2400 + "x"`` in "Parameter count" took 50 s of the interpreter

@@ -64,7 +64,7 @@ def submit(app: RunningApp, cookie: str | None, path: Path, split: str, **meta: 
         "open_weights": "",
         "parameters_b": "",
         "publish": False,
-        # The declarations (issue 15): read only for a public test submission, which needs them.
+        # The declarations: read only for a public test submission, which needs them.
         "trained_on": "none",
         "test_images_beyond_inference": "no",
         "code_link": "",

@@ -2,7 +2,7 @@
 
     .venv/bin/python tests/space/legacy_store/make_store.py   # from the repository root
 
-Run once, at commit 3ad5877 (before the layout of issue 9 and the typed summary), and committed
+Run once, at commit 3ad5877 (before the code was reorganised and the summary typed), and committed
 as data: ``store/`` (the local backend's files), ``expected.json`` (what that code showed: every
 submission's status and summary, the public table, the board's HTML and summary line for both
 splits, the CSV). ``test_legacy_store.py`` loads the store with today's code and compares.
@@ -32,7 +32,7 @@ START = 1_767_225_600.0  # 2026-01-01T00:00:00Z: the store's clock, so its dates
 def demo_datasets(folder: Path) -> tuple[Path, Path]:
     try:
         from synthetic import write_demo_dataset
-    except ImportError:  # the code before issue 9 kept the generator inside scoring
+    except ImportError:  # the code before the reorganisation kept the generator inside scoring
         from synthetic import write_demo_dataset  # type: ignore[no-redef]
 
     private = write_demo_dataset(folder / "private" / "navitrace", samples=6, size=(96, 72))
@@ -119,7 +119,7 @@ def observe(service: Leaderboard) -> dict:
     except ImportError:
         from leaderboard import board  # type: ignore[no-redef]
     try:
-        from space.board import csv_rows  # the CSV's module since issue 15
+        from space.board import csv_rows  # the CSV's module since it moved out of the board's
     except ImportError:
         csv_rows = board  # type: ignore[assignment]
 

@@ -1,4 +1,4 @@
-"""The same figures everywhere (issue 22, item 6): the board, an entry, compare, the CSV and the JSON API say
+"""The same figures everywhere: the board, an entry, compare, the CSV and the JSON API say
 what the published table says, for a store written by old code (``tests/space/legacy_store``) and a fresh one.
 
 Each place is read as a reader reads it (the HTML's cells, the CSV's lines, the JSON's values) and checked
@@ -216,7 +216,7 @@ def test_every_entry_page_and_its_json_say_what_the_table_says(store: Store, spl
             headline = re.search(r'id="entry-score">(.*?)</p>', html, re.S)
             assert headline, ident
             said = re.sub(r"<[^>]+>", "", headline.group(1))
-            beside = r"(?: · upper-bound rank (\d+))?"  # issue 27: beside the rank, where there is a range
+            beside = r"(?: · upper-bound rank (\d+))?"  # the upper-bound rank: beside the rank, where there is a range
             pattern = rf"Score (\S+) (\[[^]]*\]|—) · rank (\S+) \(range (\S+)\){beside} on the (\w+) split"
             found = re.fullmatch(pattern, said)
             assert found, said

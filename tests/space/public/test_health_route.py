@@ -1,4 +1,4 @@
-"""``GET /api/health`` (issue 27): its fields and their types, its codes, its refusal to tell anything private,
+"""``GET /api/health``: its fields and their types, its codes, its refusal to tell anything private,
 its cost (memory only once the facts are read), and the board's status line beside "Last updated"."""
 
 from __future__ import annotations

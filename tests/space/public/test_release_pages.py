@@ -1,4 +1,4 @@
-"""Releases on the public pages (issue 27): the old board stays identical at ``/?release=v1`` (HTML rows, JSON,
+"""Releases on the public pages: the old board stays identical at ``/?release=v1`` (HTML rows, JSON,
 CSV) after every entry was rescored under v2; the changelog lists the rank moves; every row, CSV line and JSON
 row says its release; the legacy store reads as v1.
 

@@ -1,4 +1,4 @@
-"""Issue 27, parts 2 and 3, as the site serves them: the upper-bound rank and the tied groups on the board, in the
+"""Ties and citations as the site serves them: the upper-bound rank and the tied groups on the board, in the
 CSV and the JSON, the entry page's standing and citation, About's citations.
 
 The seeded store (conftest.py) holds real submissions scored and bootstrapped: Perfect (clearly first), Noisy,

@@ -1,6 +1,6 @@
 """How figures and ranks moved from one release's board to another's (the changelog, ``?since=``, My submissions).
 
-Pure functions over two public tables (``table.COLUMNS`` rows). Ranks are the one rank of ``board_ranks.ranked``
+Pure functions over two public tables (``table.COLUMNS`` rows). Ranks are the one rank of ``space.board.ranks.ranked``
 (the default board's, the entry page's and the CSV's: among the unflagged entries of the split), so a move
 reads the same as the two boards. An entry on one board only is new (or gone); the baseline and Hub-reported
 rows are never ranked and never listed. An entry the new release has not rescored yet (its row still says an

@@ -1,7 +1,7 @@
 """The board and one entry as JSON: ``GET /api/board?split=test`` and ``GET /api/entry/{submission_id}``.
 
 The board's JSON is the CSV (``space/board/csv_rows.py``) with types: the same columns in the same order,
-the same rows in the same order, the same ranks and rank ranges (both come from ``board_ranks.ranked``), numbers
+the same rows in the same order, the same ranks and rank ranges (both come from ``space.board.ranks.ranked``), numbers
 as numbers, booleans as booleans, empty cells as ``null``. Every public row of the split is there, as in the
 CSV: flagged entries (ranked where their score places them among the unflagged, ``flag_kind`` set) and
 Hub-reported rows (``kind`` "hub", unranked); a reader filters them as they like. An entry's JSON is its row of

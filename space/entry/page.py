@@ -97,23 +97,29 @@ def _outline(html: str) -> str:
 
 
 def missing_body(submission_id: str) -> str:
-    return (
-        f'<nav class="nt-page-nav" aria-label="Entry">{back_link("test")}</nav><div id="entry-page">'
-        f'<h1>No such entry</h1><p class="nt-note nt-note-warn" id="entry-missing">No public entry has the id '
-        f"“{esc(submission_id)}”. It may be private, awaiting approval, withdrawn, or mistyped: "
-        'pick one on <a href="/">the board</a>.</p></div>'
+    return _missing(
+        "No such entry",
+        f"No public entry has the id “{esc(submission_id)}”. It may be private, awaiting approval, withdrawn, or "
+        'mistyped: pick one on <a href="/">the board</a>.',
     )
 
 
 def missing_in_release_body(submission_id: str, release: str) -> str:
     """The page of an entry that release ``release``'s board did not have (it came later, or was not public then)."""
     ident, name = quote(submission_id, safe=""), quote(release, safe="")
+    return _missing(
+        f"Not in release {esc(release)}",
+        f"The board of release {esc(release)} has no entry with the id “{esc(submission_id)}”: it came later, or was "
+        f'not public then. See <a href="/entry/{esc(ident)}">its current page</a> or '
+        f'<a href="/?release={esc(name)}">release {esc(release)}\'s board</a>.',
+    )
+
+
+def _missing(title: str, note: str) -> str:
+    """A missing entry's page: the way back, ``title`` and ``note`` (both escaped already)."""
     return (
         f'<nav class="nt-page-nav" aria-label="Entry">{back_link("test")}</nav><div id="entry-page">'
-        f'<h1>Not in release {esc(release)}</h1><p class="nt-note nt-note-warn" id="entry-missing">The board of '
-        f"release {esc(release)} has no entry with the id “{esc(submission_id)}”: it came later, or was not public "
-        f'then. See <a href="/entry/{esc(ident)}">its current page</a> or <a href="/?release={esc(name)}">release '
-        f"{esc(release)}'s board</a>.</p></div>"
+        f'<h1>{title}</h1><p class="nt-note nt-note-warn" id="entry-missing">{note}</p></div>'
     )
 
 

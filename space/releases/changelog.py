@@ -200,19 +200,24 @@ def entry_release(row: Row, history: Sequence[Edition]) -> str:
         if current is not None and current.name != name and row.get("kind") == "submission"
         else ""
     )
-    return (
-        f'<p class="nt-small nt-release-line" id="entry-release">{esc(label)}{waiting_note} · '
-        f'<a href="{CHANGELOG}#release-{esc(name)}">Changelog</a></p>'
-    )
+    return _entry_line(f"{esc(label)}{waiting_note}", name)
 
 
 def frozen_entry_release(row: Row, edition: Edition) -> str:
     """The line of an entry as closed release ``edition`` showed it: frozen, and the way to its current figures."""
     ident = quote(str(row.get("submission_id") or ""), safe="")
+    closed = (
+        f"{esc(edition.label())}, closed: the figures as they stood then (the groups without intervals) · "
+        f'<a href="/entry/{esc(ident)}">Current figures</a>'
+    )
+    return _entry_line(closed, edition.name)
+
+
+def _entry_line(html: str, name: str) -> str:
+    """The line under an entry's title: ``html`` (escaped already), then the way to its release in the changelog."""
     return (
-        f'<p class="nt-small nt-release-line" id="entry-release">{esc(edition.label())}, closed: the figures as they '
-        f'stood then (the groups without intervals) · <a href="/entry/{esc(ident)}">Current figures</a> · '
-        f'<a href="{CHANGELOG}#release-{esc(edition.name)}">Changelog</a></p>'
+        f'<p class="nt-small nt-release-line" id="entry-release">{html} · '
+        f'<a href="{CHANGELOG}#release-{esc(name)}">Changelog</a></p>'
     )
 
 

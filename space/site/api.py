@@ -103,7 +103,7 @@ class Api:
                 kept = await run_in_threadpool(self.board_body, split)
             return answer(request, kept)
         if not is_name(release):
-            return error(400, f"release {release[:40]!r}: expected v and a number, such as v1")
+            return bad_release(release)
         body = await run_in_threadpool(self.release_body, split, release)
         if body is None:
             return error(404, f"no release {release!r}")
@@ -118,7 +118,9 @@ class Api:
             return None
         if rows is snapshot:
             return self.board_body(split, snapshot)
-        return self.frozen.get(FROZEN, (release, split), lambda: Body.of(board_json(rows, split)))
+        return self.frozen.get(
+            FROZEN, (release, split), lambda: Body.of(board_json(rows, split, self.frozen_index(release, rows)))
+        )
 
     async def entry(self, request: Request) -> Response:
         wanted = request.path_params["submission_id"]
@@ -126,7 +128,7 @@ class Api:
             return error(400, f"id {wanted[:40]!r}: expected at most {MAX_ID} letters, digits, '.', '_' or '-'")
         release = request.query_params.get("release")
         if release is not None and not is_name(release):
-            return error(400, f"release {release[:40]!r}: expected v and a number, such as v1")
+            return bad_release(release)
         if release is None:
             found = await run_in_threadpool(self.entry_body, wanted)
         else:
@@ -134,6 +136,10 @@ class Api:
         if isinstance(found, str):
             return error(404, found)
         return answer(request, found)
+
+    def frozen_index(self, release: str, rows: Snapshot) -> Index:
+        """The tables and ids of a closed release's frozen board, made once for its board and entries alike."""
+        return self.frozen_indexes.get(FROZEN, release, lambda: Index.of(rows.rows))
 
     def board_body(self, split: str, snapshot: Snapshot | None = None) -> Body:
         snapshot, index = self.index(snapshot)
@@ -152,7 +158,7 @@ class Api:
             return f"no release {release!r}"
         if rows is snapshot:
             return self.entry_body(submission_id)
-        index = self.frozen_indexes.get(FROZEN, release, lambda: Index.of(rows.rows))
+        index = self.frozen_index(release, rows)
         found = index.rows.get(submission_id)
         if found is None:
             return f"release {release}'s board has no entry with the id {submission_id!r}"
@@ -279,6 +285,10 @@ def matches(if_none_match: str | None, etag: str) -> bool:
         return True
     opaque = etag.removeprefix("W/")
     return any(tag == opaque for tag in re.findall(r'(?:W/)?("[^"]*")', value))
+
+
+def bad_release(release: str) -> Response:
+    return error(400, f"release {release[:40]!r}: expected v and a number, such as v1")
 
 
 def error(status: int, message: str) -> Response:

@@ -19,7 +19,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from leaderboard.publishing import is_name
+from leaderboard.publishing import Edition, is_name
 from leaderboard.records import InvalidAction
 from leaderboard.statistics import GroupFigure, figures_alone
 from space.board import page as board_page
@@ -123,8 +123,7 @@ class Pages:
         if body is None:
             shown = await run_in_threadpool(self.releases.shown, self.drawn, snapshot, controls)
             if shown is None:  # a release never opened
-                meta = Meta(f"No such release · {TITLE}", "No release has this name.", self._url(request, "/changelog"))
-                return self._page(request, meta, "board", missing_body(controls.release), status=404)
+                return self._no_release(request, controls.release)
             rows = shown.rows
             try:
                 body = await run_in_threadpool(
@@ -188,8 +187,7 @@ class Pages:
         if is_name(named):  # a citation's address: the entry as that release showed it (else the name is ignored)
             rows = await run_in_threadpool(self.releases.book.board_of, snapshot, named)
             if rows is None:
-                meta = Meta(f"No such release · {TITLE}", "No release has this name.", self._url(request, "/changelog"))
-                return self._page(request, meta, "board", missing_body(named), status=404)
+                return self._no_release(request, named)
             if rows is not snapshot:
                 return await self._frozen_entry(request, wanted, named, rows, snapshot)
         row = entry.find(snapshot.rows, wanted)
@@ -208,9 +206,7 @@ class Pages:
             release = await run_in_threadpool(self.releases.entry_line, snapshot, row)
             body = INTERVALS_LATER + entry_page.entry_body(row, [], entry.choices(snapshot.rows), release=release)
         editions = await run_in_threadpool(self.releases.book.history, snapshot)  # kept per results version
-        body = entry_page.citation_in(body, row, self._url(request, ""), editions)
-        meta = Meta(f"{row.get('model')} · {TITLE}", entry_page.entry_description(row), here, kind="article")
-        return self._page(request, meta, "board", body, script=True)  # board.js: the citation's copy buttons
+        return self._entry_page(request, row, body, editions, here, f"{row.get('model')} · {TITLE}")
 
     async def _frozen_entry(self, request: Request, wanted: str, name: str, rows: Snapshot, live: Snapshot) -> Response:
         """Entry ``wanted`` as closed release ``name``'s frozen board has it: drawn once and kept (it never changes)."""
@@ -221,17 +217,31 @@ class Pages:
             return self._page(request, meta, "board", entry_page.missing_in_release_body(wanted, name), status=404)
         found = row
         editions = await run_in_threadpool(self.releases.book.history, live)
-        edition = next(e for e in editions if e.name == name)
+        edition = next((e for e in editions if e.name == name), None)
+        if edition is None:  # the list was read again in between and no longer names it
+            return self._no_release(request, name)
+        shown = edition
 
         def draw() -> str:
-            line = changelog.frozen_entry_release(found, edition)
+            line = changelog.frozen_entry_release(found, shown)
             return entry_page.entry_body(found, figures_alone(found), entry.choices(rows.rows), release=line)
 
         body = await run_in_threadpool(self.releases.frozen.get, FROZEN, ("entry", name, wanted), draw)
-        body = entry_page.citation_in(body, found, self._url(request, ""), editions)
-        description = entry_page.entry_description(found)
-        meta = Meta(f"{found.get('model')} · release {name} · {TITLE}", description, here, kind="article")
-        return self._page(request, meta, "board", body, script=True)
+        return self._entry_page(
+            request, found, body, editions, here, f"{found.get('model')} · release {name} · {TITLE}"
+        )
+
+    def _entry_page(
+        self, request: Request, row: dict[str, object], body: str, editions: list[Edition], here: str, title: str
+    ) -> HTMLResponse:
+        """An entry's page around its drawn ``body``: its citation (naming this site) and its link preview."""
+        body = entry_page.citation_in(body, row, self._url(request, ""), editions)
+        meta = Meta(title, entry_page.entry_description(row), here, kind="article")
+        return self._page(request, meta, "board", body, script=True)  # board.js: the citation's copy buttons
+
+    def _no_release(self, request: Request, name: str) -> HTMLResponse:
+        meta = Meta(f"No such release · {TITLE}", "No release has this name.", self._url(request, "/changelog"))
+        return self._page(request, meta, "board", missing_body(name), status=404)
 
     async def compare(self, request: Request) -> Response:
         ids = entry_page.compare_ids(request.query_params.getlist("compare")[:4])
